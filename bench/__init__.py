@@ -1,0 +1,1 @@
+"""`make bench`: measured figures, printed as a table (never asserted in unit tests)."""

@@ -1,0 +1,100 @@
+"""The daemon's YAML config and its schema.
+
+Unknown keys are errors, not ignored: a misspelt `open_secnds` silently falling back to a default
+is exactly the bug a maker cannot find. Every error names the file, line and key.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from controller.yamlsource import load_file, load_text, validate
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ReaderConfig(Strict):
+    """One PN532 (or simulated) reader. Transport-specific keys are checked by the adapter."""
+
+    transport: Literal["uart", "spi", "i2c", "sim"] = "sim"
+    port: str | None = None  # uart: /dev/ttyS0 or a by-id path
+    baud: int = 115200
+    cs: str | None = None  # spi: chip-select board pin name, e.g. D5
+    address: int = 0x24  # i2c
+    reset_pin: str | None = None  # optional RSTPDN wiring
+    timeout: float = 0.05  # seconds the adapter waits for one frame
+
+
+class ServoConfig(Strict):
+    pin: str | int = 18
+    min_pulse_width: float = 0.0005  # seconds
+    max_pulse_width: float = 0.0025
+    min_angle: float = -90
+    max_angle: float = 90
+    open_angle: float = 60
+    closed_angle: float = -30
+    travel_seconds: float = 0.5
+
+
+class ChestConfig(Strict):
+    open_seconds: float = Field(5.0, gt=0)  # relock this long after opening
+    servo: ServoConfig = ServoConfig()
+    lid_pin: str | int | None = None  # optional lid switch, closed = pressed
+
+
+class LightsConfig(Strict):
+    kind: Literal["rgb", "pwm", "neopixel"] = "rgb"
+    pins: list[str | int] = [12, 13, 19]
+    pixels: int = 12
+    feedback_seconds: float = Field(2.0, gt=0)  # how long accepted/rejected/fake show
+
+
+class SerialConfig(Strict):
+    port: str | None = None  # None: find the Pico by /dev/serial/by-id or USB VID:PID
+    baud: int = 115200
+    host_timeout: float = 3.0
+
+
+class PollConfig(Strict):
+    period: float = Field(0.1, gt=0)
+    miss_threshold: int = Field(3, ge=1)  # clean misses in a row before a piece counts as lifted
+
+
+class Config(Strict):
+    game: str | None = None
+    players: list[str] = []
+    backend: Literal["sim", "gpio", "serial"] = "sim"
+    pin_factory: str | None = None  # gpiozero factory; GPIOZERO_PIN_FACTORY also works
+    readers: dict[str, ReaderConfig] = {"chest": ReaderConfig(), "pond": ReaderConfig()}
+    default_reader: str = "chest"
+    chest: ChestConfig = ChestConfig()
+    lights: LightsConfig = LightsConfig()
+    buttons: dict[str, str | int] = {"end-turn": 17, "roll": 27}
+    serial: SerialConfig = SerialConfig()
+    poll: PollConfig = PollConfig()
+    state_dir: str = "state"
+    uid_registry: str | None = None  # defaults to <state_dir>/uids.yaml
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+
+    def registry_path(self) -> Path:
+        return Path(self.uid_registry) if self.uid_registry else Path(self.state_dir) / "uids.yaml"
+
+
+def load_config(path: str | Path | None) -> Config:
+    """The config at `path`, or the defaults (a simulated table) when there is none."""
+    if path is None:
+        return Config()
+    return validate(load_file(path), Config)
+
+
+def parse_config(text: str, name: str = "<config>") -> Config:
+    return validate(load_text(text, name), Config)
+
+
+def dump_defaults() -> dict[str, Any]:
+    return Config().model_dump()

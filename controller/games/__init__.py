@@ -1,0 +1,27 @@
+"""The table layer per game, found by game name."""
+
+from __future__ import annotations
+
+import importlib
+
+from controller.games.base import GameTable
+from controller.rules.base import Rejection
+
+# game name -> "module:class" of its GameTable
+_TABLES = {
+    "magic-keys": "controller.games.magic_keys:MagicKeysTable",
+    "oversiege": "controller.games.oversiege:OversiegeTable",
+    "kingdomino": "controller.games.kingdomino:KingdominoTable",
+}
+
+
+def table_for(game: str) -> GameTable:
+    """A fresh table layer for `game`; raises Rejection(`unknown-game`)."""
+    try:
+        module_name, cls_name = _TABLES[game].split(":")
+    except KeyError:
+        raise Rejection(
+            "unknown-game",
+            f"tabletap does not know a game called {game!r}; it knows {', '.join(sorted(_TABLES))}.",
+        ) from None
+    return getattr(importlib.import_module(module_name), cls_name)()

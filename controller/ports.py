@@ -1,0 +1,114 @@
+"""The ports: what the daemon needs from the world, and nothing about how it is wired.
+
+`hw` implements them over real drivers; `sim` drives those same adapters through emulated chips.
+controller only ever sees these shapes (DESIGN.md, "Ports").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Protocol, runtime_checkable
+
+
+class ReaderUnavailable(OSError):
+    """The reader did not answer at all (unplugged, not powered, bus hung).
+
+    Distinct from a garbled reply: supervision retries a missing reader with backoff, while a
+    garbled reply only means "whatever was there is still there".
+    """
+
+
+@dataclass(frozen=True)
+class TagRead:
+    """One tag seen in the field: its UID and, when the read worked, its NDEF message bytes."""
+
+    uid: bytes
+    ndef: bytes | None = None
+    error: str | None = None  # why the NDEF could not be read (tag left mid-read, bad TLV...)
+
+
+@dataclass(frozen=True)
+class Poll:
+    """One poll of a reader's field.
+
+    `garbled` says the reader answered with something that could not be trusted (a bad checksum,
+    a dropped reply): presence tracking then keeps whatever it believed was there.
+    """
+
+    tags: tuple[TagRead, ...] = ()
+    garbled: bool = False
+
+
+@runtime_checkable
+class TagReader(Protocol):
+    name: str
+
+    def poll(self) -> Poll:
+        """Read the field once; raises ReaderUnavailable when the reader is gone."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class Chest(Protocol):
+    """The treasure chest's servo latch."""
+
+    def set_open(self, open_: bool) -> None:
+        """Unlatch (True) or latch (False); adapters never drive the servo past its limits."""
+        ...
+
+    @property
+    def is_open(self) -> bool: ...
+
+    def close(self) -> None: ...
+
+
+class Lights(Protocol):
+    """Named feedback patterns; how they look is the adapter's business."""
+
+    def show(self, pattern: str, colour: str | None = None) -> None: ...
+
+    @property
+    def pattern(self) -> str: ...
+
+    def close(self) -> None: ...
+
+
+InputKind = Literal["press", "hold", "lid-open", "lid-closed"]
+
+
+@dataclass(frozen=True)
+class InputEvent:
+    """A button press (short or long) or a lid switch change."""
+
+    name: str
+    kind: InputKind = "press"
+
+
+class Buttons(Protocol):
+    def events(self) -> list[InputEvent]:
+        """Drain what happened since the last call (callbacks queue, the daemon loop drains)."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class Clock(Protocol):
+    """Injected everywhere that waits or times out, so the simulator can run on virtual time."""
+
+    def now(self) -> float: ...
+
+    def sleep(self, seconds: float) -> None: ...
+
+
+@dataclass
+class Outputs:
+    """What an output backend (`backend: sim | gpio | serial`) hands the daemon."""
+
+    chest: Chest
+    lights: Lights
+    buttons: Buttons
+
+    def close(self) -> None:
+        for part in (self.chest, self.lights, self.buttons):
+            part.close()
