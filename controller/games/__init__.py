@@ -22,6 +22,7 @@ def table_for(game: str) -> GameTable:
     except KeyError:
         raise Rejection(
             "unknown-game",
-            f"tabletap does not know a game called {game!r}; it knows {', '.join(sorted(_TABLES))}.",
+            f"tabletap does not know a game called {game!r}; "
+            f"it knows {', '.join(sorted(_TABLES))}.",
         ) from None
     return getattr(importlib.import_module(module_name), cls_name)()
