@@ -1,0 +1,50 @@
+"""The named light patterns every lights adapter renders, and the colours they use.
+
+The session speaks only in these names; a GPIO RGB LED, a NeoPixel ring on the Pico and the
+simulator each render them their own way, so a new wiring never touches the session.
+"""
+
+from __future__ import annotations
+
+# pattern -> (animation, default colour). Animations: solid, blink, pulse, chase, rainbow, off.
+PATTERNS: dict[str, tuple[str, str]] = {
+    "off": ("off", "black"),
+    "idle": ("pulse", "white"),
+    "turn": ("solid", "white"),  # drawn in the current player's colour
+    "accepted": ("solid", "green"),
+    "rejected": ("blink", "red"),
+    "fake": ("blink", "purple"),
+    "pending": ("pulse", "cyan"),
+    "win": ("rainbow", "white"),
+    "reader-missing": ("blink", "amber"),
+    "safe": ("solid", "amber"),  # the Pico's own safe state when the host fell silent
+}
+
+COLOURS: dict[str, tuple[int, int, int]] = {
+    "black": (0, 0, 0),
+    "white": (255, 255, 255),
+    "red": (255, 0, 0),
+    "green": (0, 200, 0),
+    "blue": (0, 0, 255),
+    "yellow": (255, 200, 0),
+    "purple": (160, 0, 255),
+    "cyan": (0, 200, 200),
+    "amber": (255, 120, 0),
+    "orange": (255, 80, 0),
+    "pink": (255, 80, 160),
+    "brown": (120, 60, 20),
+    "grey": (100, 100, 100),
+    "gold": (255, 180, 0),
+}
+
+# Seat colours when a player's name is not itself a colour (Oversiege decks are colours).
+SEAT_COLOURS = ["red", "blue", "green", "yellow", "purple", "cyan", "orange", "pink", "white",
+                "brown"]
+
+
+def player_colour(player: str, seat: int) -> str:
+    return player if player in COLOURS else SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def rgb(colour: str | None) -> tuple[int, int, int]:
+    return COLOURS.get(colour or "white", COLOURS["white"])
