@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from importlib.metadata import entry_points
 
 from controller.commands import COMMANDS
 
@@ -18,6 +19,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for name in COMMANDS:
         importlib.import_module(f"controller.commands.{name}").register(sub)
+    # Commands that live above controller (the simulator's) register through entry points,
+    # so controller never imports sim.
+    for ep in sorted(entry_points(group="tabletap.commands"), key=lambda e: e.name):
+        ep.load()(sub)
     return parser
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from controller.yamlsource import load_file, load_text, validate
 
@@ -30,15 +30,49 @@ class ReaderConfig(Strict):
     timeout: float = 0.05  # seconds the adapter waits for one frame
 
 
+SERVO_FRAME_SECONDS = 0.02  # 50 Hz, what hobby servos expect
+
+
 class ServoConfig(Strict):
+    """The latch servo. Angles are checked against the limits here, at load, so a typo can never
+    reach the servo as a command to drive past its end stops."""
+
     pin: str | int = 18
-    min_pulse_width: float = 0.0005  # seconds
-    max_pulse_width: float = 0.0025
+    min_pulse_width: float = Field(0.0005, gt=0)  # seconds
+    max_pulse_width: float = Field(0.0025, gt=0)
     min_angle: float = -90
     max_angle: float = 90
     open_angle: float = 60
     closed_angle: float = -30
-    travel_seconds: float = 0.5
+    travel_seconds: float = Field(0.5, ge=0)
+    # Stop the pulses once the latch has arrived: software PWM (lgpio on a Pi) jitters and makes
+    # a loaded servo buzz; a latch holds its position without power.
+    detach_after_travel: bool = False
+
+    @field_validator("max_pulse_width")
+    @classmethod
+    def _pulse_order(cls, value: float, info: ValidationInfo) -> float:
+        low = info.data.get("min_pulse_width")
+        if low is not None and value <= low:
+            raise ValueError(f"must be greater than min_pulse_width ({low})")
+        if value >= SERVO_FRAME_SECONDS:
+            raise ValueError(f"must be shorter than the {SERVO_FRAME_SECONDS * 1000:g} ms frame")
+        return value
+
+    @field_validator("max_angle")
+    @classmethod
+    def _angle_range(cls, value: float, info: ValidationInfo) -> float:
+        if value == info.data.get("min_angle"):
+            raise ValueError("must differ from min_angle")
+        return value
+
+    @field_validator("open_angle", "closed_angle")
+    @classmethod
+    def _within_limits(cls, value: float, info: ValidationInfo) -> float:
+        a, b = info.data.get("min_angle"), info.data.get("max_angle")
+        if a is not None and b is not None and not min(a, b) <= value <= max(a, b):
+            raise ValueError(f"{value:g} is outside the servo's limits [{a:g}, {b:g}]")
+        return value
 
 
 class ChestConfig(Strict):
@@ -51,6 +85,7 @@ class LightsConfig(Strict):
     kind: Literal["rgb", "pwm", "neopixel"] = "rgb"
     pins: list[str | int] = [12, 13, 19]
     pixels: int = 12
+    active_high: bool = True  # False for a common-anode RGB LED (gpio backend)
     feedback_seconds: float = Field(2.0, gt=0)  # how long accepted/rejected/fake show
 
 
@@ -75,6 +110,8 @@ class Config(Strict):
     chest: ChestConfig = ChestConfig()
     lights: LightsConfig = LightsConfig()
     buttons: dict[str, str | int] = {"end-turn": 17, "roll": 27}
+    long_press_seconds: float = Field(1.0, gt=0)  # held this long, a press is a long press
+    button_bounce_seconds: float | None = Field(0.02, ge=0)  # gpio: ignore contact bounce
     serial: SerialConfig = SerialConfig()
     poll: PollConfig = PollConfig()
     state_dir: str = "state"

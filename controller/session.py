@@ -1,0 +1,154 @@
+"""The table session: physical inputs in, rules checked, the chest and lights answer.
+
+Order matters for "a power cut never loses a game": an accepted action is appended to the journal
+and fsynced *before* the chest or the lights act on it. A rejection changes nothing but the lights.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.config import Config
+from controller.games.base import GameTable, Pending, PieceLifted, TableInput
+from controller.journal import Journal
+from controller.patterns import player_colour
+from controller.ports import InputEvent, Outputs
+from controller.rules.base import Engine, Event, Rejection
+
+log = logging.getLogger("tabletap.session")
+
+Narrator = Callable[[str], None]
+
+
+@dataclass
+class Result:
+    """What one input did, for the scenario runner's `accepted` / `rejected` expectations."""
+
+    accepted: bool | None  # None: the input meant nothing (a lift in Magic Keys) or is pending
+    rejection: Rejection | None = None
+    events: tuple[Event, ...] = ()
+    pending: str | None = None
+
+
+@dataclass
+class TableSession:
+    engine: Engine[Any, Any]
+    table: GameTable
+    state: Any
+    journal: Journal
+    outputs: Outputs
+    config: Config
+    narrate: Narrator = field(default=lambda text: None)
+    actions: int = 0  # accepted actions so far (journal numbering)
+    last: Result | None = None
+    _relock_at: float | None = None
+    _feedback_until: float | None = None
+    _reader_missing: set[str] = field(default_factory=set)
+
+    # -- inputs -------------------------------------------------------------------------------
+
+    def handle(self, event: TableInput, now: float) -> Result:
+        try:
+            if self.engine.is_over(self.state):
+                if isinstance(event, PieceLifted):
+                    return Result(None)  # lifting the winning key is not a move
+                raise Rejection("game-over", "The game is over; start a new game to play again.")
+            interpreted = self.table.interpret(self.state, event, now)
+            if interpreted is None:
+                return Result(None)
+            if isinstance(interpreted, Pending):
+                self.narrate(f"  … {interpreted.message}")
+                self._show("pending", None, now, hold=False)
+                self.last = Result(None, pending=interpreted.message)
+                return self.last
+            outcome = self.engine.apply(self.state, interpreted)
+        except Rejection as rejection:
+            return self.reject(rejection, now)
+        self.actions += 1
+        self.journal.append(self.actions, self.engine.action_to_json(outcome.action))
+        self.state = outcome.state
+        for ev in outcome.events:
+            self.narrate(f"  {ev.text}")
+            log.info("%s: %s", ev.kind, ev.text)
+        self._answer(outcome.events, now)
+        self.last = Result(True, events=outcome.events)
+        return self.last
+
+    def reject(self, rejection: Rejection, now: float) -> Result:
+        """Show a rejection; the game state is untouched by construction."""
+        self.narrate(f"  ✗ rejected ({rejection.code}): {rejection.message}")
+        log.warning("rejected %s: %s", rejection.code, rejection.message)
+        self._show("rejected", None, now, hold=True)
+        self.last = Result(False, rejection)
+        return self.last
+
+    def input(self, event: InputEvent, now: float) -> None:
+        """Inputs the session itself answers (the lid switch), not the game."""
+        if event.kind == "lid-closed" and self.outputs.chest.is_open:
+            self.narrate("  The lid is closed: the chest locks.")
+            self._lock()
+
+    # -- time ---------------------------------------------------------------------------------
+
+    def tick(self, now: float) -> None:
+        if self._relock_at is not None and now >= self._relock_at:
+            self.narrate("  The chest locks again.")
+            self._lock()
+        expired = self.table.expire(now)
+        if expired is not None:
+            self.reject(expired, now)
+        if self._feedback_until is not None and now >= self._feedback_until:
+            self._feedback_until = None
+            self._show_resting()
+
+    def reader_status(self, reader: str, missing: bool) -> None:
+        if missing:
+            self._reader_missing.add(reader)
+            self.outputs.lights.show("reader-missing")
+        else:
+            self._reader_missing.discard(reader)
+            if self._feedback_until is None:
+                self._show_resting()
+
+    # -- answering ----------------------------------------------------------------------------
+
+    def _answer(self, events: tuple[Event, ...], now: float) -> None:
+        kinds = {ev.kind for ev in events}
+        if "chest-open" in kinds:
+            self.outputs.chest.set_open(True)
+            self._relock_at = now + self.config.chest.open_seconds
+        if "win" in kinds:
+            self._show("win", None, now, hold=False)
+        elif "fake" in kinds:
+            self._show("fake", None, now, hold=True)
+        else:
+            self._show("accepted", None, now, hold=True)
+
+    def _lock(self) -> None:
+        self.outputs.chest.set_open(False)
+        self._relock_at = None
+
+    def _show(self, pattern: str, colour: str | None, now: float, hold: bool) -> None:
+        self.outputs.lights.show(pattern, colour)
+        self._feedback_until = now + self.config.lights.feedback_seconds if hold else None
+
+    def _show_resting(self) -> None:
+        """What the lights show between answers: a missing reader, the win, or whose turn."""
+        if self._reader_missing:
+            self.outputs.lights.show("reader-missing")
+        elif self.engine.is_over(self.state):
+            self.outputs.lights.show("win")
+        else:
+            self.show_turn()
+
+    def show_turn(self) -> None:
+        player = self.engine.current_player(self.state)
+        if player is None:
+            self.outputs.lights.show("idle")
+            return
+        players = self.engine.public_view(self.state).get("players", [])
+        seat = players.index(player) if player in players else 0
+        self.outputs.lights.show("turn", player_colour(player, seat))

@@ -1,0 +1,80 @@
+"""The chest latch as a gpiozero AngularServo.
+
+The latch moves in small steps over `travel_seconds` on the injected clock rather than jumping:
+a servo slammed across its range can strip a plastic latch or brown out the supply. Every step
+is clamped to the configured limits, so no value outside them is ever commanded, whatever the
+caller asks. `set_open` returns once the latch has arrived (on virtual time, at once), which keeps
+the daemon single-threaded and the simulator deterministic.
+"""
+
+from __future__ import annotations
+
+import math
+
+from gpiozero import AngularServo
+from gpiozero.pins import Factory
+
+from controller.config import SERVO_FRAME_SECONDS, ServoConfig
+from controller.ports import Clock
+
+
+class GpioChest:
+    def __init__(self, cfg: ServoConfig, clock: Clock, pin_factory: Factory) -> None:
+        self.cfg = cfg
+        self.clock = clock
+        self._low, self._high = sorted((cfg.min_angle, cfg.max_angle))
+        self.servo = AngularServo(
+            cfg.pin,
+            initial_angle=self.clamp(cfg.closed_angle),  # a box that boots is a latched box
+            min_angle=cfg.min_angle,
+            max_angle=cfg.max_angle,
+            min_pulse_width=cfg.min_pulse_width,
+            max_pulse_width=cfg.max_pulse_width,
+            frame_width=SERVO_FRAME_SECONDS,
+            pin_factory=pin_factory,
+        )
+        self._target = self.clamp(cfg.closed_angle)
+        self._open = False
+        if cfg.detach_after_travel:
+            self.clock.sleep(cfg.travel_seconds)  # give it time to get there first
+            self.servo.detach()
+
+    def clamp(self, angle: float) -> float:
+        return min(self._high, max(self._low, angle))
+
+    @property
+    def angle(self) -> float:
+        """Where the latch was last sent (the servo's own reading is None while detached)."""
+        return self._target
+
+    @property
+    def pulse_width(self) -> float | None:
+        """The pulse width on the pin now, in seconds; None while no pulses are sent."""
+        width = self.servo.pulse_width
+        return None if width is None or width == 0 else width
+
+    def move_to(self, angle: float) -> None:
+        """Travel to `angle` (clamped) in frame-sized steps over `travel_seconds`."""
+        target = self.clamp(angle)
+        start = self._target
+        steps = max(1, math.ceil(self.cfg.travel_seconds / SERVO_FRAME_SECONDS))
+        pause = self.cfg.travel_seconds / steps
+        for i in range(1, steps + 1):
+            step = target if i == steps else self.clamp(start + (target - start) * i / steps)
+            self.servo.angle = step
+            self._target = step
+            if pause:
+                self.clock.sleep(pause)
+        if self.cfg.detach_after_travel:
+            self.servo.detach()
+
+    def set_open(self, open_: bool) -> None:
+        self.move_to(self.cfg.open_angle if open_ else self.cfg.closed_angle)
+        self._open = open_
+
+    @property
+    def is_open(self) -> bool:
+        return self._open
+
+    def close(self) -> None:
+        self.servo.close()

@@ -1,0 +1,96 @@
+"""Simple simulated outputs (and a plain reader) behind the same ports as the real adapters.
+
+`backend: sim` is the lightest wiring: a chest and lights that record what they were told, and
+buttons that come from the simulated world. The GPIO and Pico wirings have their own simulated
+forms (gpiozero's mock pins, the firmware behind a pseudo-terminal).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.config import Config, ReaderConfig
+from controller.ports import InputEvent, Outputs, Poll, ReaderUnavailable, TagRead
+from sim.world import SimWorld
+
+
+@dataclass
+class SimChest:
+    world: SimWorld
+    history: list[tuple[float, bool]] = field(default_factory=list)
+    _open: bool = False
+
+    def set_open(self, open_: bool) -> None:
+        self._open = open_
+        self.history.append((self.world.clock.now(), open_))
+
+    @property
+    def is_open(self) -> bool:
+        return self._open
+
+    def close(self) -> None:
+        self._open = False
+
+
+@dataclass
+class SimLights:
+    world: SimWorld
+    history: list[tuple[float, str, str | None]] = field(default_factory=list)
+    _pattern: str = "off"
+
+    def show(self, pattern: str, colour: str | None = None) -> None:
+        self._pattern = pattern
+        self.history.append((self.world.clock.now(), pattern, colour))
+
+    @property
+    def pattern(self) -> str:
+        return self._pattern
+
+    def close(self) -> None:
+        self._pattern = "off"
+
+
+@dataclass
+class SimButtons:
+    world: SimWorld
+
+    def events(self) -> list[InputEvent]:
+        drained = list(self.world.inputs)
+        self.world.inputs.clear()
+        return drained
+
+    def close(self) -> None:
+        pass
+
+
+@dataclass
+class PlainSimReader:
+    """Reads the world's field directly: for unit tests of the layers above the reader."""
+
+    name: str
+    world: SimWorld
+
+    def poll(self) -> Poll:
+        if self.name in self.world.missing_readers:
+            raise ReaderUnavailable(f"simulated reader {self.name} is unplugged")
+        return Poll(tuple(TagRead(t.uid, t.ndef) for t in self.world.field_of(self.name)))
+
+    def close(self) -> None:
+        pass
+
+
+def _world(context: dict[str, Any]) -> SimWorld:
+    world = context.get("world")
+    if not isinstance(world, SimWorld):
+        raise ValueError("the simulated adapters need a SimWorld in context['world']")
+    return world
+
+
+def build_outputs(config: Config, context: dict[str, Any]) -> Outputs:
+    world = _world(context)
+    return Outputs(SimChest(world), SimLights(world), SimButtons(world))
+
+
+def build_reader(name: str, cfg: ReaderConfig, context: dict[str, Any]) -> PlainSimReader:
+    return PlainSimReader(name, _world(context))
