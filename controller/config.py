@@ -101,8 +101,11 @@ class PollConfig(Strict):
 
 
 class Config(Strict):
-    game: str | None = None
+    game: str | None = None  # the game `tabletap run` starts when there is none to resume
     players: list[str] = []
+    seed: int | None = None  # None: a fresh random seed each game (recorded in the journal)
+    options: dict[str, Any] = {}
+    setup: dict[str, Any] = {}
     backend: Literal["sim", "gpio", "serial"] = "sim"
     pin_factory: str | None = None  # gpiozero factory; GPIOZERO_PIN_FACTORY also works
     readers: dict[str, ReaderConfig] = {"chest": ReaderConfig(), "pond": ReaderConfig()}

@@ -114,8 +114,7 @@ def test_first_to_the_required_gems_wins_at_once(players, needed):
 
 def test_reaching_exactly_the_threshold_wins():
     """III. The End of the Game: "acquires the required number of gems" - 13 of 13 is enough."""
-    # ana: gold 5 + gold 5 + blue/3 2 = 12, then purple/1 -> 14 >= 13; ben reaches 13 exactly:
-    # gold 5 + gold 5 + green/1 3.
+    # ben takes the golden key twice (10), then a green key (3): exactly 13.
     state = play(
         game(),
         TryKey("gold"), TryKey("gold"), EndTurn(),

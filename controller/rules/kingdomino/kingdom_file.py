@@ -133,8 +133,9 @@ def _check_possible(cells: dict[Pos, Square], castle: Pos, row_lines: list[int])
         if n > box.get(sq, 0):
             last = max(p for p, other in cells.items() if other == sq)
             raise KingdomFileError(
-                row_lines[last[0]], f"{n} {sq.terrain} squares with {sq.crowns} crowns, but the box holds "
-                f"only {box.get(sq, 0)}"
+                row_lines[last[0]],
+                f"{n} {sq.terrain} squares with {sq.crowns} crowns, but the box holds "
+                f"only {box.get(sq, 0)}",
             )
 
 

@@ -81,7 +81,9 @@ class GemScore:
             "corner": list(self.gem.corner),
             "quarters": {
                 name: {"value": value, "territory": target}
-                for name, value, target in zip(QUARTERS, self.gem.quarters, self.targets, strict=True)
+                for name, value, target in zip(
+                    QUARTERS, self.gem.quarters, self.targets, strict=True
+                )
             },
             "crowns": self.crowns,
         }

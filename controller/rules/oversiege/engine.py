@@ -276,7 +276,7 @@ class OversiegeEngine:
                     raise Rejection(
                         "towers-standing",
                         f"All four towers must be destroyed before the entrance; "
-                        f"{victim}'s {', '.join(standing)} still stand(s).",
+                        f"{victim}'s {_still_standing(standing)}.",
                     )
         elif target == side.blockade:
             pass
@@ -333,7 +333,8 @@ class OversiegeEngine:
         mine = state.sides[player]
         mine.hand -= 1
         mine.discard.append(piece.id)
-        return [Event("rebuilt", f"{player} rebuilds {owner}'s {tp.part}.",
+        whose = "their" if owner == player else f"{owner}'s"
+        return [Event("rebuilt", f"{player} rebuilds {whose} {tp.part}.",
                       {"player": player, "card": target})]
 
     def _key(self, state: OversiegeState, action: Action) -> list[Event]:
@@ -356,7 +357,7 @@ class OversiegeEngine:
             raise Rejection(
                 "castle-standing",
                 f"The chamber opens only when every tower and the entrance are destroyed; "
-                f"{victim}'s {', '.join(standing)} still stand(s).",
+                f"{victim}'s {_still_standing(standing)}.",
             )
         side.chamber_open = True
         events = [
@@ -367,7 +368,8 @@ class OversiegeEngine:
         if len(alive) == 1:
             state.winners = list(alive[0])
             names = " and ".join(state.winners)
-            events.append(Event("win", f"{names} win(s) the siege!",
+            verb = "wins" if len(state.winners) == 1 else "win"
+            events.append(Event("win", f"{names} {verb} the siege!",
                                 {"winners": list(state.winners)}))
         else:
             events.append(Event("out", f"{victim} is out of the game.", {"player": victim}))
@@ -501,6 +503,10 @@ class OversiegeEngine:
             else:
                 out.append(Action("blockade", card))
         return out
+
+
+def _still_standing(parts: list[str]) -> str:
+    return f"{', '.join(parts)} still {'stands' if len(parts) == 1 else 'stand'}"
 
 
 def _draw(side: Side, wanted: int) -> tuple[int, bool]:
