@@ -112,3 +112,29 @@ class Outputs:
     def close(self) -> None:
         for part in (self.chest, self.lights, self.buttons):
             part.close()
+
+
+class TagWriteError(RuntimeError):
+    """Programming a tag failed. `code`: absent (not on the reader), locked (read-only), full (the
+    message does not fit), io (the tag or reader stopped answering part-way)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@runtime_checkable
+class TagWriter(Protocol):
+    """What `tabletap tags write` needs beyond polling: one named tag, read fresh, written."""
+
+    def read_ndef(self, uid: bytes) -> bytes:
+        """The tag's NDEF message read now, bypassing any cache (b"" when it holds none)."""
+        ...
+
+    def write_ndef(self, uid: bytes, message: bytes) -> None:
+        """Write `message` as the tag's NDEF message; TagWriteError when it cannot."""
+        ...
+
+    def is_locked(self, uid: bytes) -> bool:
+        """Whether the tag is read-only (capability container or lock bits)."""
+        ...

@@ -22,7 +22,10 @@ class GpioChest:
     def __init__(self, cfg: ServoConfig, clock: Clock, pin_factory: Factory) -> None:
         self.cfg = cfg
         self.clock = clock
-        self._low, self._high = sorted((cfg.min_angle, cfg.max_angle))
+        # The far limit exactly as gpiozero computes it (min + range), which can differ from
+        # the configured one in the last bit; gpiozero refuses anything past its own figure.
+        far = cfg.min_angle + (cfg.max_angle - cfg.min_angle)
+        self._low, self._high = sorted((cfg.min_angle, far))
         self.servo = AngularServo(
             cfg.pin,
             initial_angle=self.clamp(cfg.closed_angle),  # a box that boots is a latched box

@@ -16,7 +16,7 @@ from controller.rules.magic_keys import (
     TryKey,
 )
 
-from .test_magic_keys_support import FAKES, game, play
+from .test_magic_keys_support import FAKES, game, play, rejected
 
 
 def test_the_registry_serves_this_engine():
@@ -179,6 +179,10 @@ def test_malformed_actions_are_named(data, says):
 
 
 def test_apply_refuses_a_foreign_action():
-    with pytest.raises(Rejection) as info:
-        ENGINE.apply(game(), "try-key")
-    assert info.value.code == "bad-action"
+    rejected(game(), "try-key", "bad-action")
+
+
+def test_a_forced_roll_may_come_as_a_list():
+    """A scenario's `roll: [3, moon, 1]` arrives as a list; the journal keeps a tuple."""
+    result = ENGINE.apply(game(dice="digital"), Roll([3, "moon", 1]))
+    assert result.action == Roll((3, "moon", 1))

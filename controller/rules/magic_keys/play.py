@@ -293,8 +293,8 @@ def roll(track: Track, state: MagicKeysState, action: Roll) -> Result:
         rng = chance(state.seed, state.rolls, "roll")
         faces = tuple(rng.choice(FACES) for _ in range(state.dice))
     else:
-        _check_faces(state, action.dice)
-        faces = action.dice
+        faces = tuple(action.dice)  # a scenario may hand over a list
+        _check_faces(state, faces)
     player = state.player
     moons = sum(1 for f in faces if f == MOON)
     numbers = tuple(int(f) for f in faces if f != MOON)

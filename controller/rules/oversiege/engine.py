@@ -8,7 +8,6 @@ it was, and an accepted play returns the copy.
 
 from __future__ import annotations
 
-from itertools import permutations
 from typing import Any
 
 from controller.rules.base import JSON, Event, Outcome, Rejection
@@ -252,6 +251,28 @@ class OversiegeEngine:
         return events
 
     def _hit(self, state: OversiegeState, attacker: str, kind: str, target: str) -> Event:
+        victim, piece = self._check_hit(state, attacker, kind, target)
+        side = state.sides[victim]
+        if side.blockade is not None:
+            blockade = side.blockade
+            side.blockade = None
+            side.discard.append(blockade)
+            return Event("blockade-hit", f"{victim}'s blockade takes the hit and is discarded.",
+                         {"player": victim, "card": blockade, "aimed": target})
+        if piece.castle:
+            side.destroyed.append(piece.part)
+            return Event("destroyed", f"{victim}'s {piece.part} is destroyed.",
+                         {"player": victim, "card": target})
+        side.armaments.remove(target)
+        side.discard.append(target)
+        return Event("destroyed", f"{victim}'s {piece.part} is destroyed and discarded.",
+                     {"player": victim, "card": target})
+
+    def _check_hit(
+        self, state: OversiegeState, attacker: str, kind: str, target: str
+    ) -> tuple[str, Piece]:
+        """Whether a projectile may be aimed at `target`, blockade or not (an aim the rules
+        forbid is refused even behind a blockade); raises the reason it may not."""
         projectile = self.cards.projectiles[kind]
         victim, piece = self._opponent_card(state, attacker, target)
         side = state.sides[victim]
@@ -292,20 +313,7 @@ class OversiegeEngine:
                 f"{target} is not in play: a projectile hits a castle card, an armament or a "
                 "blockade.",
             )
-        if side.blockade is not None:
-            blockade = side.blockade
-            side.blockade = None
-            side.discard.append(blockade)
-            return Event("blockade-hit", f"{victim}'s blockade takes the hit and is discarded.",
-                         {"player": victim, "card": blockade, "aimed": target})
-        if piece.castle:
-            side.destroyed.append(piece.part)
-            return Event("destroyed", f"{victim}'s {piece.part} is destroyed.",
-                         {"player": victim, "card": target})
-        side.armaments.remove(target)
-        side.discard.append(target)
-        return Event("destroyed", f"{victim}'s {piece.part} is destroyed and discarded.",
-                     {"player": victim, "card": target})
+        return victim, piece
 
     def _rebuild(self, state: OversiegeState, action: Action) -> list[Event]:
         """REBUILD: flip one destroyed tower or the entrance back; in bridge-style play a
@@ -470,6 +478,18 @@ class OversiegeEngine:
     def _kind(self, card: str) -> str:
         return card.split("/")[2]
 
+    def _aims(
+        self, state: OversiegeState, player: str, kind: str, targets: list[str]
+    ) -> list[str]:
+        aims = []
+        for target in targets:
+            try:
+                self._check_hit(state, player, kind, target)
+            except Rejection:
+                continue
+            aims.append(target)
+        return aims
+
     def _candidates(self, state: OversiegeState) -> list[Action]:
         player = state.current
         side = state.sides[player]
@@ -495,7 +515,15 @@ class OversiegeEngine:
                 out += [Action("armament", card, (old,)) for old in side.armaments]
             elif kind in PROJECTILES:
                 hits = self.cards.projectiles[kind].hits
-                out += [Action("attack", card, pair) for pair in permutations(targets, hits)]
+                aims = self._aims(state, player, kind, targets)
+                if hits == 1:
+                    out += [Action("attack", card, (t,)) for t in aims]
+                else:
+                    # a first hit can open the way for a second (the last tower, then the
+                    # entrance), so second aims are every aim or entrance; apply() judges.
+                    seconds = aims + [t for t in targets if t.endswith("/" + ENTRANCE)]
+                    out += [Action("attack", card, (a, b))
+                            for a in aims for b in dict.fromkeys(seconds) if a != b]
             elif kind == "rebuild":
                 out += [Action("rebuild", card, (t,)) for t in rebuildable]
             elif kind == "key":

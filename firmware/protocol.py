@@ -1,0 +1,123 @@
+"""The wire format between the tabletap host and the Pico: one module for both ends.
+
+It runs unchanged under MicroPython (on the board) and CPython (in `hw` and `sim`), so the two
+ends can never disagree about framing. Frames are printable ASCII lines, because the Pico's USB
+serial is also its REPL: a binary 0x03 would be read as Ctrl-C. See PROTOCOL.md.
+
+    $<kind> <seq> <json-object>*<crc32 as 8 lower-case hex digits>\n
+"""
+
+import json
+
+try:
+    from binascii import crc32 as _lib_crc32
+except ImportError:  # a MicroPython build without binascii.crc32
+    _lib_crc32 = None
+
+VERSION = 1  # bump on any change the other end must know about
+START = 0x24  # "$"
+SEP = 0x2A  # "*"
+END = 0x0A  # "\n"
+MAX_PAYLOAD = 480  # longer frames are noise: a cfg command is about 250 bytes
+
+_TABLE = None
+
+
+def _crc_table():
+    table = []
+    for n in range(256):
+        c = n
+        for _ in range(8):
+            c = (c >> 1) ^ 0xEDB88320 if c & 1 else c >> 1
+        table.append(c)
+    return table
+
+
+def crc32_table(data):
+    """CRC-32 (IEEE 802.3, as zlib) by table, for boards without binascii.crc32."""
+    global _TABLE
+    if _TABLE is None:
+        _TABLE = _crc_table()
+    c = 0xFFFFFFFF
+    for b in data:
+        c = _TABLE[(c ^ b) & 0xFF] ^ (c >> 8)
+    return c ^ 0xFFFFFFFF
+
+
+def crc32(data):
+    if _lib_crc32 is not None:
+        return _lib_crc32(data) & 0xFFFFFFFF
+    return crc32_table(data)
+
+
+def encode(kind, seq, body=None):
+    """One frame as bytes; ValueError if it could not be sent safely."""
+    text = "%s %d %s" % (kind, seq, json.dumps({} if body is None else body, separators=(",", ":")))
+    payload = text.encode()
+    if len(payload) > MAX_PAYLOAD:
+        raise ValueError("frame too long")
+    for b in payload:
+        if b < 0x20 or b > 0x7E or b == START or b == SEP:
+            raise ValueError("frame payload must be printable ASCII without $ or *")
+    return b"$" + payload + b"*" + ("%08x" % crc32(payload)).encode() + b"\n"
+
+
+def parse(payload):
+    """(kind, seq, body) from the bytes between "$" and "\\n", or None if they are not a frame."""
+    star = payload.rfind(b"*")
+    if star < 0 or len(payload) - star - 1 != 8:
+        return None
+    data = payload[:star]
+    try:
+        if int(payload[star + 1:], 16) != crc32(data):
+            return None
+        parts = data.decode().split(" ", 2)
+        if len(parts) != 3:
+            return None
+        body = json.loads(parts[2])
+        seq = int(parts[1])
+    except (ValueError, UnicodeError):
+        return None
+    if not isinstance(body, dict) or seq < 0 or not parts[0]:
+        return None
+    return (parts[0], seq, body)
+
+
+class Decoder:
+    """Turns a byte stream into frames, skipping noise; counts what it had to throw away.
+
+    A "$" always starts a new frame, so a lost newline costs one frame, not the stream.
+    """
+
+    def __init__(self):
+        self.buf = bytearray()
+        self.inside = False
+        self.bad = 0  # frames dropped for a bad CRC, length or shape
+        self.good = 0
+
+    def feed(self, data):
+        frames = []
+        for b in data:
+            if b == START:
+                if self.inside and self.buf:
+                    self.bad += 1
+                self.buf = bytearray()
+                self.inside = True
+            elif not self.inside:
+                continue
+            elif b == END:
+                self.inside = False
+                frame = parse(bytes(self.buf))
+                self.buf = bytearray()
+                if frame is None:
+                    self.bad += 1
+                else:
+                    self.good += 1
+                    frames.append(frame)
+            elif len(self.buf) >= MAX_PAYLOAD + 9:
+                self.inside = False
+                self.buf = bytearray()
+                self.bad += 1
+            else:
+                self.buf.append(b)
+        return frames

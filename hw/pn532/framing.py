@@ -1,0 +1,103 @@
+"""A frame-exact, deadline-keeping view of a serial port for `adafruit_pn532.uart.PN532_UART`.
+
+Two latency traps in the unmodified driver over a plain `serial.Serial` (research/HARDWARE.md):
+it asks `read()` for more bytes than the reply holds (73 for a 22-byte reply), so every
+successful poll waits out the whole serial timeout; and its ready loop sleeps 10 ms between
+`in_waiting` checks, with timeouts of 0.5-1 s it chooses itself.
+
+This wrapper fixes both without touching the driver: `read(n)` returns exactly one PN532 frame
+(ACK, NACK or information frame, parsed by its LEN byte) however many bytes were asked for, and
+`in_waiting` blocks on the port for the first byte of the reply, so the driver never sleeps, and
+raises `ReplyTimeout` when the chip has said nothing for `timeout` seconds, so a silent chip costs
+one frame timeout, not the driver's second. The port's own blocking reads keep the time: real
+time on a real port, virtual time on the emulated one.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+
+class SerialLike(Protocol):
+    timeout: float | None
+
+    def write(self, data: bytes) -> int | None: ...
+
+    def read(self, size: int = 1) -> bytes: ...
+
+    @property
+    def in_waiting(self) -> int: ...
+
+    def reset_input_buffer(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class ReplyTimeout(OSError):
+    """The chip sent nothing within the frame timeout."""
+
+
+MAX_GARBAGE = 64  # bytes skipped looking for a start code before giving up on a frame
+
+
+class FramedSerial:
+    def __init__(self, port: SerialLike, timeout: float) -> None:
+        self.port = port
+        self.port.timeout = timeout
+        self.timeout = timeout
+        self._stash = bytearray()
+
+    def write(self, data: bytes) -> int | None:
+        return self.port.write(data)
+
+    def reset_input_buffer(self) -> None:
+        self._stash.clear()
+        self.port.reset_input_buffer()
+
+    @property
+    def in_waiting(self) -> int:
+        if self._stash:
+            return len(self._stash)
+        waiting = self.port.in_waiting
+        if waiting:
+            return waiting
+        first = self.port.read(1)  # blocks up to the frame timeout
+        if not first:
+            raise ReplyTimeout(f"the PN532 sent nothing for {self.timeout:.3f} s")
+        self._stash += first
+        return 1
+
+    def _take(self, n: int) -> bytes:
+        got = bytes(self._stash[:n])
+        del self._stash[:n]
+        if len(got) < n:
+            got += self.port.read(n - len(got))
+        return got
+
+    def read(self, size: int = 1) -> bytes:
+        """One whole frame (whatever `size` says); fewer bytes when the frame stops short, which
+        the driver then rejects as a garbled reply."""
+        out = bytearray()
+        # preamble and start code: zeros, then 0xFF
+        while True:
+            b = self._take(1)
+            if not b:
+                return bytes(out)
+            out += b
+            if len(out) >= 2 and out[-2] == 0x00 and out[-1] == 0xFF:
+                break
+            if len(out) > MAX_GARBAGE:
+                return bytes(out)
+        head = self._take(2)
+        out += head
+        if len(head) < 2:
+            return bytes(out)
+        length, lcs = head
+        if (length, lcs) in ((0x00, 0xFF), (0xFF, 0x00)):  # ACK or NACK: postamble only
+            return bytes(out + self._take(1))
+        if (length + lcs) & 0xFF:
+            return bytes(out)  # the length is not to be trusted; let the driver reject it
+        return bytes(out + self._take(length + 2))  # data, DCS, postamble
+
+    def close(self) -> None:
+        self.port.close()

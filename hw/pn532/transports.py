@@ -1,0 +1,143 @@
+"""How a PN532 driver object is built for each wiring: UART, SPI or I2C.
+
+Each transport knows how to (re)connect: `connect()` returns a freshly initialised
+`adafruit_pn532` driver (wake-up, SAMConfiguration and GetFirmwareVersion happen in its
+constructor) and `disconnect()` lets go of the wire, so the reader can start over after a failure.
+Blinka's `board`, `busio` and `digitalio` are imported only inside the SPI/I2C/reset-pin code,
+because building a real bus fails off a Pi; the UART path needs nothing but pyserial.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from adafruit_pn532.adafruit_pn532 import PN532
+
+from hw.pn532.framing import FramedSerial, SerialLike
+
+
+class Transport(Protocol):
+    description: str
+
+    def connect(self) -> PN532: ...
+
+    def disconnect(self) -> None: ...
+
+
+class UartTransport:
+    """PN532 over a serial port (HSU): a real `serial.Serial` or anything shaped like it."""
+
+    def __init__(
+        self,
+        open_port: Callable[[], SerialLike],
+        timeout: float,
+        reset: Any = None,
+        description: str = "uart",
+    ) -> None:
+        self._open_port = open_port
+        self._timeout = timeout
+        self._reset = reset
+        self._port: SerialLike | None = None
+        self.description = description
+
+    def connect(self) -> PN532:
+        from adafruit_pn532.uart import PN532_UART
+
+        if self._port is None:
+            self._port = self._open_port()
+        return PN532_UART(FramedSerial(self._port, self._timeout), reset=self._reset)
+
+    def disconnect(self) -> None:
+        port, self._port = self._port, None
+        if port is not None:
+            try:
+                port.close()
+            except OSError:
+                pass
+
+
+def serial_opener(port: str, baud: int) -> Callable[[], SerialLike]:
+    """Open `port` with pyserial (a device path or any pyserial URL) when the reader connects."""
+
+    def open_port() -> SerialLike:
+        import serial
+
+        return serial.serial_for_url(port, baudrate=baud, timeout=0.05)
+
+    return open_port
+
+
+def board_pin(name: str) -> Any:
+    """A Blinka `DigitalInOut` for a board pin name such as `D6`; clear error off a Pi."""
+    try:
+        import board
+        import digitalio
+    except (ImportError, NotImplementedError, RuntimeError) as exc:
+        raise OSError(f"board pins are not available on this machine ({exc})") from None
+    try:
+        pin = getattr(board, name)
+    except AttributeError:
+        raise OSError(f"this board has no pin called {name!r}") from None
+    return digitalio.DigitalInOut(pin)
+
+
+class BusTransport:
+    """PN532 over SPI or I2C through Blinka's `busio`; `make_bus` builds the bus object and
+    `make_driver` the driver on it, both at connect time."""
+
+    def __init__(
+        self, make_driver: Callable[[], PN532], description: str,
+        release: Callable[[], None] | None = None,
+    ) -> None:
+        self._make_driver = make_driver
+        self._release = release
+        self.description = description
+
+    def connect(self) -> PN532:
+        return self._make_driver()
+
+    def disconnect(self) -> None:
+        if self._release is not None:
+            try:
+                self._release()
+            except Exception:  # noqa: BLE001 - letting go of a dead bus must not raise
+                pass
+
+
+def spi_driver(bus: Any, cs: Any, reset: Any = None) -> Callable[[], PN532]:
+    """A driver factory for an SPI bus object and chip-select pin (real Blinka or emulated)."""
+
+    def make() -> PN532:
+        from adafruit_pn532.spi import PN532_SPI
+
+        return PN532_SPI(bus(), cs(), reset=reset)
+
+    return make
+
+
+def i2c_driver(bus: Any, address: int, reset: Any = None) -> Callable[[], PN532]:
+    def make() -> PN532:
+        from adafruit_pn532.i2c import PN532_I2C
+
+        return PN532_I2C(bus(), address=address, reset=reset)
+
+    return make
+
+
+def blinka_spi() -> Any:
+    try:
+        import board
+        import busio
+    except (ImportError, NotImplementedError, RuntimeError) as exc:
+        raise OSError(f"SPI is not available on this machine ({exc})") from None
+    return busio.SPI(board.SCK, board.MOSI, board.MISO)
+
+
+def blinka_i2c() -> Any:
+    try:
+        import board
+        import busio
+    except (ImportError, NotImplementedError, RuntimeError) as exc:
+        raise OSError(f"I2C is not available on this machine ({exc})") from None
+    return busio.I2C(board.SCL, board.SDA)

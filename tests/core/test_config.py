@@ -1,0 +1,53 @@
+"""The config schema: defaults for a simulated table, and errors naming file, line and key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from controller.config import load_config, parse_config
+from controller.yamlsource import SourceError
+
+
+def test_defaults_describe_a_simulated_magic_keys_table():
+    config = load_config(None)
+    assert config.backend == "sim"
+    assert set(config.readers) == {"chest", "pond"}
+    assert config.chest.open_seconds == 5.0
+
+
+def test_a_typo_names_file_line_and_key(tmp_path: Path):
+    path = tmp_path / "table.yaml"
+    path.write_text("backend: sim\nchest:\n  open_secnds: 4\n")
+    with pytest.raises(SourceError) as err:
+        load_config(path)
+    assert str(err.value) == f"{path}:3: chest.open_secnds: unknown key (a typo?)"
+
+
+def test_a_bad_value_names_its_line():
+    with pytest.raises(SourceError) as err:
+        parse_config("poll:\n  period: 0.1\n  miss_threshold: 0\n", "t.yaml")
+    assert err.value.line == 3 and err.value.key == "poll.miss_threshold"
+
+
+def test_a_bad_reader_transport_is_named():
+    with pytest.raises(SourceError) as err:
+        parse_config("readers:\n  chest:\n    transport: usb\n", "t.yaml")
+    assert err.value.key == "readers.chest.transport" and err.value.line == 3
+
+
+def test_broken_yaml_is_located():
+    with pytest.raises(SourceError) as err:
+        parse_config("readers: [chest\n", "t.yaml")
+    assert "not valid YAML" in str(err.value) and err.value.line is not None
+
+
+def test_yaml_tags_are_not_executed():
+    with pytest.raises(SourceError):
+        parse_config("game: !!python/object/apply:os.system ['true']\n", "t.yaml")
+
+
+def test_missing_file_is_a_clear_error(tmp_path: Path):
+    with pytest.raises(SourceError, match="cannot read"):
+        load_config(tmp_path / "nope.yaml")

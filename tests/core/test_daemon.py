@@ -1,0 +1,83 @@
+"""The daemon loop: bad tags are rejected, readers are supervised, nothing stops the loop."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import ndef
+
+from sim.world import SimTag
+from tests.core.helpers import magic_keys_table, tap
+
+
+def _place(daemon, ctx, tag: SimTag, reader: str = "chest") -> None:
+    ctx["world"].place(reader, tag)
+    daemon.run_for(0.2)
+
+
+def test_an_unknown_blank_tag_is_rejected(tmp_path: Path):
+    daemon, ctx = magic_keys_table(tmp_path)
+    _place(daemon, ctx, SimTag(bytes.fromhex("04aabbccddeeff"), None))
+    assert daemon.session.last.rejection.code == "unknown-tag"
+
+
+def test_a_tag_of_another_app_is_rejected_as_foreign(tmp_path: Path):
+    daemon, ctx = magic_keys_table(tmp_path)
+    message = b"".join(ndef.message_encoder([ndef.UriRecord("https://example.org/")]))
+    _place(daemon, ctx, SimTag(bytes.fromhex("04010203040506"), message))
+    assert daemon.session.last.rejection.code == "foreign-tag"
+
+
+def test_a_piece_of_another_game_is_rejected(tmp_path: Path):
+    daemon, ctx = magic_keys_table(tmp_path)
+    tap(daemon, ctx, "oversiege/red/tower/1")
+    assert daemon.session.last.rejection.code == "wrong-game"
+    assert daemon.session.actions == 0
+
+
+def test_an_unknown_magic_keys_piece_is_rejected(tmp_path: Path):
+    daemon, ctx = magic_keys_table(tmp_path)
+    tap(daemon, ctx, "magic-keys/key/red/1")
+    assert daemon.session.last.rejection.code == "unknown-piece"
+
+
+def test_a_missing_reader_is_retried_with_backoff_while_the_other_works(tmp_path: Path):
+    daemon, ctx = magic_keys_table(tmp_path)
+    world = ctx["world"]
+    world.missing_readers.add("pond")
+    polls = {"n": 0}
+    pond = daemon.readers["pond"]
+    original = pond.poll
+
+    def counting_poll():
+        polls["n"] += 1
+        return original()
+
+    pond.poll = counting_poll
+    daemon.run_for(5.0)  # 50 ticks: backoff 0.5, 1, 2 ... means only a handful of attempts
+    assert 3 <= polls["n"] <= 5
+    assert daemon.session.outputs.lights.pattern == "reader-missing"
+    tap(daemon, ctx, "magic-keys/key/purple/1")  # the chest reader still works
+    assert daemon.session.actions == 1
+    world.missing_readers.clear()
+    daemon.run_for(10.0)
+    assert daemon.session.outputs.lights.pattern == "turn"
+
+
+def test_a_driver_error_in_a_poll_does_not_end_the_loop(tmp_path: Path):
+    daemon, ctx = magic_keys_table(tmp_path)
+    reader = daemon.readers["chest"]
+
+    def broken_poll():
+        raise TypeError("'NoneType' object is not subscriptable")  # the driver's torn read
+
+    reader.poll = broken_poll
+    daemon.run_for(1.0)  # would raise if the loop let it through
+    assert daemon.session.actions == 0
+
+
+def test_lifting_a_key_is_not_an_action(tmp_path: Path):
+    daemon, ctx = magic_keys_table(tmp_path)
+    tap(daemon, ctx, "magic-keys/key/purple/1")
+    assert daemon.session.actions == 1
+    assert daemon.session.last.accepted is True

@@ -1,0 +1,64 @@
+"""Piece identity: the NDEF record `tabletap:<piece-id>`, or the UID registry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import ndef
+import pytest
+
+from controller.identity import (
+    Identifier,
+    IdentityError,
+    UidRegistry,
+    decode_piece,
+    encode_piece,
+)
+from controller.ports import TagRead
+
+UID = bytes.fromhex("04a1b2c3d4e5f6")
+
+
+def test_round_trip_through_ndef():
+    assert decode_piece(encode_piece("magic-keys/key/blue/3")) == "magic-keys/key/blue/3"
+
+
+def test_the_record_is_a_plain_ndef_uri_record():
+    (record,) = ndef.message_decoder(encode_piece("kingdomino/domino/12"))
+    assert record.uri == "tabletap:kingdomino/domino/12"
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        (b"", "blank"),
+        (b"".join(ndef.message_encoder([ndef.UriRecord("https://example.org")])), "foreign"),
+        (b"\xd1\x01\x30U\x00tabletap:x", "corrupt"),  # length runs past the end
+        (b"".join(ndef.message_encoder([ndef.UriRecord("tabletap:Not A Piece")])), "corrupt"),
+    ],
+)
+def test_blank_foreign_and_corrupt_tags_are_told_apart(message: bytes, code: str):
+    with pytest.raises(IdentityError) as err:
+        decode_piece(message)
+    assert err.value.code == code
+
+
+def test_registry_round_trip_is_written_atomically(tmp_path: Path):
+    path = tmp_path / "uids.yaml"
+    registry = UidRegistry.load(path)
+    registry.enroll(UID, "oversiege/red/tower/1")
+    registry.save()
+    assert not list(tmp_path.glob("*.tmp-tabletap"))
+    assert UidRegistry.load(path).lookup(UID) == "oversiege/red/tower/1"
+
+
+def test_identifier_prefers_the_tag_then_the_registry(tmp_path: Path):
+    registry = UidRegistry(tmp_path / "u.yaml", {})
+    registry.enroll(UID, "magic-keys/key/gold")
+    ident = Identifier(registry)
+    assert ident.identify(TagRead(UID, encode_piece("magic-keys/key/blue/1"))) == \
+        "magic-keys/key/blue/1"
+    assert ident.identify(TagRead(UID, b"")) == "magic-keys/key/gold"  # blank but enrolled
+    with pytest.raises(IdentityError) as err:
+        ident.identify(TagRead(bytes(7), None))
+    assert err.value.code == "unknown"

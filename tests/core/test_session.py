@@ -1,0 +1,74 @@
+"""The table session: the chest and lights answer, and the journal comes first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sim.world import SimTag
+from tests.core.helpers import magic_keys_table, tap
+
+
+def test_a_true_key_opens_the_chest_which_relocks_after_open_seconds(tmp_path: Path):
+    daemon, ctx = magic_keys_table(tmp_path, chest={"open_seconds": 3})
+    tap(daemon, ctx, "magic-keys/key/purple/1")
+    chest = daemon.session.outputs.chest
+    assert chest.is_open
+    daemon.run_for(1.0)
+    assert chest.is_open
+    daemon.run_for(2.0)
+    assert not chest.is_open
+
+
+def test_closing_the_lid_locks_the_chest_at_once(tmp_path: Path):
+    daemon, ctx = magic_keys_table(tmp_path, chest={"open_seconds": 30})
+    tap(daemon, ctx, "magic-keys/key/purple/1")
+    assert daemon.session.outputs.chest.is_open
+    ctx["world"].lid(closed=True)
+    daemon.run_for(0.1)
+    assert not daemon.session.outputs.chest.is_open
+
+
+def test_a_fake_key_keeps_the_chest_shut_and_shows_fake(tmp_path: Path):
+    daemon, ctx = magic_keys_table(tmp_path)
+    daemon.session.outputs.lights.show("off")
+    ctx["world"].place("chest", SimTag.for_piece("magic-keys/key/purple/4"))
+    daemon.run_for(0.2)
+    assert not daemon.session.outputs.chest.is_open
+    assert daemon.session.outputs.lights.pattern == "fake"
+
+
+def test_feedback_returns_to_the_turn_colour(tmp_path: Path):
+    daemon, ctx = magic_keys_table(tmp_path, lights={"feedback_seconds": 1})
+    tap(daemon, ctx, "magic-keys/key/purple/1")  # ana's true key: ben's turn next
+    daemon.run_for(1.5)
+    lights = daemon.session.outputs.lights
+    assert lights.pattern == "turn" and lights.history[-1][2] == "blue"  # ben sits second
+
+
+def test_the_journal_is_on_disk_before_the_chest_moves(tmp_path: Path):
+    daemon, ctx = magic_keys_table(tmp_path)
+    chest = daemon.session.outputs.chest
+    journal_path = daemon.session.journal.path
+    seen: list[int] = []
+    original = chest.set_open
+
+    def spying_set_open(open_: bool) -> None:
+        seen.append(len(journal_path.read_text().splitlines()))
+        original(open_)
+
+    chest.set_open = spying_set_open  # type: ignore[method-assign]
+    tap(daemon, ctx, "magic-keys/key/purple/1")
+    assert seen and seen[0] == 2  # header + the accepted action, already written
+
+
+def test_a_rejection_changes_neither_state_nor_journal(tmp_path: Path):
+    daemon, ctx = magic_keys_table(tmp_path)
+    tap(daemon, ctx, "magic-keys/key/purple/1")
+    engine = daemon.session.engine
+    before = engine.state_to_json(daemon.session.state)
+    journal_before = daemon.session.journal.path.read_text()
+    tap(daemon, ctx, "magic-keys/key/purple/1")  # already on the tower
+    assert daemon.session.last.rejection.code == "key-already-used"
+    assert engine.state_to_json(daemon.session.state) == before
+    assert daemon.session.journal.path.read_text() == journal_before
+    assert daemon.session.outputs.lights.pattern == "rejected"

@@ -1,0 +1,197 @@
+"""Write Kingdomino scenario files by playing legal games with the engine.
+
+Complete games are a few hundred steps, too long to write by hand and too long to read as one
+generated blob, so this plays a game (a greedy player: the placement that scores most, the gem
+whose victory count rises most), then writes plain YAML: one tap or `do:` per line, a turn check
+after each move, the scores after each round and the winner at the end. The box order, king draw
+and face-up gems are written into `setup`, so the file replays without the engine's seeded draws.
+
+    .venv/bin/python tools/kingdomino_scenarios.py            # rewrite scenarios/kingdomino/
+    .venv/bin/python tools/kingdomino_scenarios.py --check    # exit 1 if a file would change
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from controller.rules.kingdomino import ENGINE, KingdominoState
+from controller.rules.kingdomino.actions import Action
+from controller.rules.kingdomino.dominoes import dominoes
+from controller.rules.kingdomino.kingdom import Placement, new_treasure_corners
+from controller.rules.kingdomino.scoring import score_kingdom
+from controller.rules.kingdomino.treasures import token_kind
+
+OUT = Path(__file__).resolve().parent.parent / "scenarios" / "kingdomino"
+
+
+@dataclass
+class Spec:
+    name: str
+    description: str
+    players: list[str]
+    seed: int
+    options: dict[str, bool] = field(default_factory=dict)
+    greedy_gems: bool = False  # steer placements towards treasure corners
+
+
+SPECS = [
+    Spec("two-players", "A complete 2-player game (two kings each) with The Lost Treasures.",
+         ["ana", "ben"], 11),
+    Spec("three-players", "A complete 3-player game with Middle Kingdom and Harmony.",
+         ["ana", "ben", "cleo"], 12, {"middle_kingdom": True, "harmony": True}),
+    Spec("four-players", "A complete 4-player game with The Lost Treasures.",
+         ["ana", "ben", "cleo", "dan"], 13),
+    Spec("mighty-duel", "A complete Mighty Duel: 2 players, all 48 dominoes, 7×7 kingdoms.",
+         ["ana", "ben"], 14, {"mighty_duel": True}),
+    Spec("base-game", "A complete 4-player base game, without The Lost Treasures.",
+         ["ana", "ben", "cleo", "dan"], 15, {"treasures": False}),
+]
+
+
+def _value(state: KingdominoState, player: str, action: Action, greedy_gems: bool) -> float:
+    k = state.kingdoms[player]
+    cells = dict(k.cells)
+    domino = dominoes()[action.domino or 0]
+    first, second = Placement(domino.number, action.at, action.facing).squares()  # type: ignore[arg-type]
+    cells[first], cells[second] = domino.left, domino.right
+    score = score_kingdom(cells, k.gems).score
+    if not greedy_gems:
+        return score
+    return score + 5.0 * len(new_treasure_corners(cells, (first, second)))
+
+
+def choose(state: KingdominoState, rng: random.Random, greedy_gems: bool) -> Action:
+    actions = ENGINE.legal_actions(state)
+    kind = actions[0].action
+    if kind == "place":
+        player = ENGINE.current_player(state) or ""
+        values = [_value(state, player, a, greedy_gems) for a in actions]
+        good = [a for a, v in zip(actions, values, strict=True) if v == max(values)]
+        return rng.choice(good)
+    if kind == "treasure":
+        player = ENGINE.current_player(state) or ""
+        have = {g.kind for g in state.kingdoms[player].gems}
+        fresh = [a for a in actions if token_kind(a.token or "") not in have]
+        return rng.choice(fresh or actions)
+    return rng.choice(actions)
+
+
+def _flow(data: object) -> str:
+    """A one-line YAML flow value (JSON is valid YAML; drop the quotes YAML does not need)."""
+    text = json.dumps(data, ensure_ascii=False)
+    return text.replace('"', "").replace(":", ": ").replace(",", ", ").replace(":  ", ": ")
+
+
+def play(spec: Spec) -> tuple[list[str], KingdominoState]:
+    """Play the game; return the step lines and the starting state."""
+    first = ENGINE.new_game(spec.players, spec.seed, spec.options, {})
+    state = first
+    rng = random.Random(spec.seed)
+    lines: list[str] = []
+    round_seen = state.round
+    while not ENGINE.is_over(state):
+        action = choose(state, rng, spec.greedy_gems)
+        outcome = ENGINE.apply(state, action)
+        done = outcome.action
+        after = outcome.state
+        if done.action == "confirm":
+            lines.append(f"  - tap: kingdomino/domino/{done.domino}")
+        elif done.action == "reveal":
+            lines.append(f"  - tap: kingdomino/treasure/{done.token}")
+        elif done.action == "treasure":
+            lines.append(f"  - tap: kingdomino/treasure/{done.token}")
+            lines.append(f"  - do: {{action: orient, turns: {done.turns}}}")
+        else:
+            lines.append("  - do: " + _flow(ENGINE.action_to_json(done)))
+        expect = ["accepted: true"]
+        if done.action not in ("confirm", "reveal"):
+            turn = ENGINE.current_player(after)
+            expect.append(f"turn: {turn if turn is not None else 'null'}")
+        if after.round != round_seen or ENGINE.is_over(after):
+            round_seen = after.round
+            expect.append("score: " + _flow(ENGINE.scores(after)))
+        if ENGINE.is_over(after):
+            won = ENGINE.winners(after)
+            expect.append("winner: " + (won[0] if len(won) == 1 else _flow(won)))
+            expect.append("lights: win")
+        lines.append("    expect: {" + ", ".join(expect) + "}")
+        state = after
+    return lines, first
+
+
+def render(spec: Spec) -> str:
+    lines, first = play(spec)
+    kings = list(first.order)
+    setup = {
+        "draw": _box_order(spec),
+        "king_order": [first.kings[k] for k in kings],
+    }
+    header = [
+        "# Generated by tools/kingdomino_scenarios.py from a legal game the engine played",
+        "# (a greedy player); do not edit by hand, re-run the script.",
+        f"description: {spec.description}",
+        "game: kingdomino",
+        f"players: [{', '.join(spec.players)}]",
+        f"seed: {spec.seed}",
+        "options: " + (_flow(spec.options) if spec.options else "{}"),
+        "setup:",
+        f"  draw: {_flow(setup['draw'])}",
+        f"  king_order: [{', '.join(setup['king_order'])}]",
+    ]
+    if first.options["treasures"]:
+        header.append(f"  face_up: [{', '.join(first.face_up)}]" if first.face_up else "")
+    header.append("steps:")
+    return "\n".join(h for h in header if h) + "\n" + "\n".join(lines) + "\n"
+
+
+def _box_order(spec: Spec) -> list[int]:
+    state = ENGINE.new_game(spec.players, spec.seed, spec.options, {})
+    return [s.domino for s in state.next_line] + list(state.deck)
+
+
+def find_gem_victory(start: int = 100, tries: int = 400) -> Spec | None:
+    for seed in range(start, start + tries):
+        spec = Spec("gem-victory", "An immediate victory: five different gem types in one "
+                    "kingdom (the Joker counts as any).", ["ana", "ben"], seed,
+                    {}, greedy_gems=True)
+        state = ENGINE.new_game(spec.players, seed, {}, {})
+        rng = random.Random(seed)
+        while not ENGINE.is_over(state):
+            state = ENGINE.apply(state, choose(state, rng, True)).state
+        if state.gem_winner:
+            return spec
+    return None
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args(argv)
+    specs = list(SPECS)
+    gem = find_gem_victory()
+    if gem is not None:
+        specs.append(gem)
+    else:
+        print("no gem victory found in the seeds tried", file=sys.stderr)
+    stale = 0
+    for spec in specs:
+        path = OUT / f"{spec.name}.yaml"
+        text = render(spec)
+        if args.check:
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
+                print(f"{path} is out of date", file=sys.stderr)
+                stale += 1
+        else:
+            OUT.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {path}")
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
