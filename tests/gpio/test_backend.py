@@ -1,9 +1,7 @@
 """The `gpio` backend as the daemon builds it: by entry point, on the simulator's mock pins."""
 
-import dataclasses
-
 import pytest
-from gpiozero import Device
+from gpiozero import RGBLED, AngularServo, Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from controller.adapters import build_outputs
@@ -64,10 +62,9 @@ def test_a_pin_used_twice_names_the_key():
     config = Config(backend="gpio", buttons={"end-turn": 18})  # 18 is the servo's
     with pytest.raises(GpioError, match=r"^buttons: .*18"):
         build_outputs(config, context)
-    # what was built before the failure was released: the servo pin is free again
-    Device  # noqa: B018
-    from gpiozero import AngularServo
+    # what was built before the failure was released: the servo and LED pins are free again
     AngularServo(18, pin_factory=context["gpio_pins"].factory).close()
+    RGBLED(12, 13, 19, pin_factory=context["gpio_pins"].factory).close()
 
 
 def test_a_pin_that_does_not_exist_names_the_key():
@@ -105,5 +102,5 @@ def test_outputs_close_releases_everything(table):
     outputs, context = table
     factory = context["gpio_pins"].factory
     outputs.close()
-    assert dataclasses.is_dataclass(outputs)
-    assert factory._reservations == {} or not any(factory._reservations.values())
+    assert not any(factory._reservations.values())
+    outputs.close()  # closing twice is harmless (the daemon and the runner may both close)

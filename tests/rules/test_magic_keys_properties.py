@@ -36,7 +36,7 @@ ANY_ACTION = st.one_of(
     st.builds(Move, st.integers(0, 5)),
 )
 SLOW = settings(
-    max_examples=75, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 
 

@@ -46,7 +46,7 @@ class OversiegeEngine:
     def apply(self, state: OversiegeState, action: Action) -> Outcome[OversiegeState, Action]:
         if state.over:
             raise Rejection("game-over", "The game is over; start a new one to play again.")
-        work = state.model_copy(deep=True)
+        work = state.clone()
         handler = {
             "armament": self._armament,
             "attack": self._attack,

@@ -31,6 +31,13 @@ class Side(BaseModel):
     def standing(self, part: str) -> bool:
         return part not in self.destroyed
 
+    def clone(self) -> Side:
+        return self.model_copy(update={
+            "destroyed": list(self.destroyed),
+            "armaments": list(self.armaments),
+            "discard": list(self.discard),
+        })
+
     def in_play(self) -> list[str]:
         return self.armaments + ([self.blockade] if self.blockade else [])
 
@@ -47,6 +54,16 @@ class OversiegeState(BaseModel):
     drawn: int = 0  # cards the current player drew at the start of this turn
     sides: dict[str, Side]
     winners: list[str] = Field(default_factory=list)
+
+    def clone(self) -> OversiegeState:
+        """A copy sharing nothing mutable (a deep copy, done by hand: it is on the hot path
+        of legal_actions, where copy.deepcopy dominated)."""
+        return self.model_copy(update={
+            "players": list(self.players),
+            "teams": [list(t) for t in self.teams],
+            "sides": {name: side.clone() for name, side in self.sides.items()},
+            "winners": list(self.winners),
+        })
 
     @property
     def current(self) -> str:
