@@ -6,11 +6,8 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test bench lint clean
 
-$(STAMP): pyproject.toml
-	@echo "==> creating $(VENV) and installing tabletap (first run only)"
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+$(STAMP): pyproject.toml tools/bootstrap-venv.sh
+	@tools/bootstrap-venv.sh $(PYTHON) $(VENV)
 	@touch $(STAMP)
 
 run: $(STAMP)

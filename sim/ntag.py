@@ -74,10 +74,14 @@ class Ntag:
         tag = cls(uid=uid, model=model)
         layout = tag.layout
         mem = bytearray(layout.pages * 4)
-        bcc0, bcc1 = check_bytes(uid)
-        mem[0:4] = bytes([uid[0], uid[1], uid[2], bcc0])
-        mem[4:8] = uid[3:7]
-        mem[8:12] = bytes([bcc1, 0x48, 0x00, 0x00])
+        if len(uid) == 7:
+            bcc0, bcc1 = check_bytes(uid)
+            mem[0:4] = bytes([uid[0], uid[1], uid[2], bcc0])
+            mem[4:8] = uid[3:7]
+            mem[8:12] = bytes([bcc1, 0x48, 0x00, 0x00])
+        else:  # not an NTAG UID (a scenario's 4-byte id): keep it and its xor, NTAG memory after
+            mem[0 : len(uid)] = uid[:8]
+            mem[8:12] = bytes([0x00, 0x48, 0x00, 0x00])
         mem[12:16] = bytes([0xE1, 0x10, layout.cc_size, 0x00])
         # dynamic lock bytes: byte 3 is RFUI and reads 0xBD on delivery
         dl = layout.dyn_lock_page * 4

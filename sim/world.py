@@ -10,9 +10,12 @@ import hashlib
 from collections import deque
 from dataclasses import dataclass, field
 
+import ndef
+
 from controller.identity import encode_piece
 from controller.ports import InputEvent
 from sim.clock import VirtualClock
+from sim.ntag import Model, Ntag
 
 
 def uid_for(label: str) -> bytes:
@@ -20,17 +23,41 @@ def uid_for(label: str) -> bytes:
     return b"\x04" + hashlib.sha256(label.encode()).digest()[:6]
 
 
-@dataclass
+@dataclass(eq=False)
 class SimTag:
-    """A tag as the world sees it: a UID and the NDEF message it carries (None: blank)."""
+    """A tag as the world sees it: a UID and the NDEF message it was made with (None: blank).
+
+    `memory` is the tag itself, an NTAG21x with its real page layout, built from `ndef`; the
+    emulated PN532 reads and writes it, so after a `tabletap tags write` the memory, not `ndef`,
+    says what the tag carries (`message()`).
+    """
 
     uid: bytes
     ndef: bytes | None = None
     piece: str | None = None  # the piece it was made for, for the runner's bookkeeping
+    model: Model = "ntag213"
+    memory: Ntag = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.memory = Ntag.formatted(self.uid, self.ndef, self.model)
 
     @classmethod
-    def for_piece(cls, piece: str) -> SimTag:
-        return cls(uid=uid_for(piece), ndef=encode_piece(piece), piece=piece)
+    def for_piece(cls, piece: str, model: Model = "ntag213") -> SimTag:
+        return cls(uid=uid_for(piece), ndef=encode_piece(piece), piece=piece, model=model)
+
+    @classmethod
+    def blank(cls, label: str, model: Model = "ntag213") -> SimTag:
+        """A new, NDEF-formatted tag with an empty message, as sold."""
+        return cls(uid=uid_for("blank:" + label), model=model)
+
+    @classmethod
+    def foreign(cls, label: str, uri: str = "https://example.com/") -> SimTag:
+        """A tag someone else wrote (a web link): not a tabletap piece."""
+        message = b"".join(ndef.message_encoder([ndef.UriRecord(uri)]))
+        return cls(uid=uid_for("foreign:" + label), ndef=message)
+
+    def message(self) -> bytes | None:
+        return self.memory.ndef_message()
 
 
 @dataclass

@@ -46,7 +46,8 @@ def simulated_pins(context: dict[str, Any]) -> SimulatedPins:
         found = entry_points(group=SIMULATED_PINS, name="gpio")
         if not found:
             raise GpioError("--sim with backend: gpio needs the simulated pins (entry point "
-                            f"'gpio' in {SIMULATED_PINS}); is tabletap installed (pip install -e .)?")
+                            f"'gpio' in {SIMULATED_PINS}); is tabletap installed "
+                            "(pip install -e .)?")
         pins = next(iter(found)).load()(context)
         context["gpio_pins"] = pins
     return pins

@@ -77,7 +77,12 @@ class GpioChest:
 
     @property
     def is_open(self) -> bool:
-        return self._open
+        """Read back from the PWM duty on the pin, so "open" means the pulses say open; while
+        detached there are no pulses, and the latch is where it was last sent."""
+        angle = self.servo.angle
+        if angle is None:
+            return self._open
+        return math.isclose(angle, self.clamp(self.cfg.open_angle), abs_tol=1e-6)
 
     def close(self) -> None:
         self.servo.close()

@@ -11,7 +11,7 @@ import colorsys
 import itertools
 from collections.abc import Iterator
 
-from gpiozero import LEDBoard, RGBLED
+from gpiozero import RGBLED, LEDBoard
 from gpiozero.pins import Factory
 
 from controller.config import LightsConfig

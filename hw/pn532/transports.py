@@ -32,7 +32,7 @@ class UartTransport:
         self,
         open_port: Callable[[], SerialLike],
         timeout: float,
-        reset: Any = None,
+        reset: Callable[[], Any] | None = None,
         description: str = "uart",
     ) -> None:
         self._open_port = open_port
@@ -46,7 +46,8 @@ class UartTransport:
 
         if self._port is None:
             self._port = self._open_port()
-        return PN532_UART(FramedSerial(self._port, self._timeout), reset=self._reset)
+        reset = self._reset() if self._reset else None
+        return PN532_UART(FramedSerial(self._port, self._timeout), reset=reset)
 
     def disconnect(self) -> None:
         port, self._port = self._port, None
@@ -105,22 +106,27 @@ class BusTransport:
                 pass
 
 
-def spi_driver(bus: Any, cs: Any, reset: Any = None) -> Callable[[], PN532]:
-    """A driver factory for an SPI bus object and chip-select pin (real Blinka or emulated)."""
+def spi_driver(
+    bus: Callable[[], Any], cs: Callable[[], Any], reset: Callable[[], Any] | None = None
+) -> Callable[[], PN532]:
+    """A driver factory for an SPI bus and chip-select pin (real Blinka or emulated), each
+    built only when the reader connects."""
 
     def make() -> PN532:
         from adafruit_pn532.spi import PN532_SPI
 
-        return PN532_SPI(bus(), cs(), reset=reset)
+        return PN532_SPI(bus(), cs(), reset=reset() if reset else None)
 
     return make
 
 
-def i2c_driver(bus: Any, address: int, reset: Any = None) -> Callable[[], PN532]:
+def i2c_driver(
+    bus: Callable[[], Any], address: int, reset: Callable[[], Any] | None = None
+) -> Callable[[], PN532]:
     def make() -> PN532:
         from adafruit_pn532.i2c import PN532_I2C
 
-        return PN532_I2C(bus(), address=address, reset=reset)
+        return PN532_I2C(bus(), address=address, reset=reset() if reset else None)
 
     return make
 

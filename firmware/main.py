@@ -1,0 +1,119 @@
+"""The Pico's entry point: wire the pins, then serve the host forever.
+
+On the board MicroPython runs this file at power-up. The simulated board calls `run()` with
+stand-ins for `machine` and `neopixel` and a pseudo-terminal for the USB serial line; everything
+else is this same code.
+"""
+
+import sys
+
+try:
+    from . import patterns
+    from .board import Board
+    from .clock import sleep_ms, ticks_ms
+    from .inputs import Button, Lid
+    from .servo import Servo
+except ImportError:  # on the board
+    import patterns
+    from board import Board
+    from clock import sleep_ms, ticks_ms
+    from inputs import Button, Lid
+    from servo import Servo
+
+WATCHDOG_MS = 2000  # a loop that stops for this long resets the board
+POLL_MS = 4  # the longest the loop waits for the host before moving the servo and lights on
+
+
+class UsbSerial:
+    """The USB serial line as MicroPython offers it: stdin/stdout, polled without blocking."""
+
+    def __init__(self):
+        import select
+
+        try:
+            import micropython
+
+            micropython.kbd_intr(-1)  # a corrupted byte must not become Ctrl-C
+        except ImportError:
+            pass
+        self.stdin = sys.stdin.buffer
+        self.stdout = sys.stdout.buffer
+        self.poller = select.poll()
+        self.poller.register(sys.stdin, select.POLLIN)
+
+    def read(self, timeout_ms):
+        data = b""
+        while self.poller.poll(0 if data else timeout_ms) and len(data) < 256:
+            data += self.stdin.read(1)
+        return data
+
+    def write(self, data):
+        self.stdout.write(data)
+
+
+class Hardware:
+    def __init__(self, servo, ring, inputs):
+        self.servo = servo
+        self.ring = ring
+        self.inputs = inputs
+
+    def deinit(self):
+        self.servo.deinit()
+
+
+def hardware_factory(machine, neopixel):
+    def make_hw(cfg, now):
+        servo = Servo(machine.PWM(machine.Pin(cfg["servo_pin"])), cfg)
+        np = neopixel.NeoPixel(machine.Pin(cfg["pixel_pin"], machine.Pin.OUT), cfg["pixels"])
+        ring = patterns.Ring(np, cfg["pixels"])
+        inputs = []
+        for name in sorted(cfg["buttons"]):
+            pin = machine.Pin(cfg["buttons"][name], machine.Pin.IN, machine.Pin.PULL_UP)
+            inputs.append(Button(name, pin, cfg["hold_ms"], now))
+        if cfg["lid_pin"] is not None:
+            pin = machine.Pin(cfg["lid_pin"], machine.Pin.IN, machine.Pin.PULL_UP)
+            inputs.append(Lid(pin, now))
+        return Hardware(servo, ring, inputs)
+
+    return make_hw
+
+
+def new_boot_id():
+    try:
+        import os
+
+        return int.from_bytes(os.urandom(4), "big") & 0x3FFFFFFF
+    except (ImportError, AttributeError):
+        import random
+
+        return random.getrandbits(30)
+
+
+def run(io=None, machine=None, neopixel=None, boot=None, proto=None, trace=None, stop=None):
+    """Serve the host until `stop()` says so (never, on the board)."""
+    if machine is None:
+        import machine
+    if neopixel is None:
+        import neopixel
+    if io is None:
+        io = UsbSerial()
+    kwargs = {} if proto is None else {"proto": proto}
+    board = Board(hardware_factory(machine, neopixel), io.write, new_boot_id() if boot is None
+                  else boot, ticks_ms(), trace=trace, **kwargs)
+    wdt = machine.WDT(timeout=WATCHDOG_MS)
+    while stop is None or not stop():
+        wdt.feed()
+        data = io.read(POLL_MS)
+        now = ticks_ms()
+        try:
+            if data:
+                board.receive(data, now)
+            board.tick(now)
+        except Exception as e:  # keep serving; a real hang is the watchdog's job
+            sys.print_exception(e) if hasattr(sys, "print_exception") else None
+            sleep_ms(1)
+    return board
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,55 @@
+"""The PN532 reader adapter: transports `uart`, `spi` and `i2c` (entry points in pyproject.toml).
+
+Each factory builds a `Pn532Reader` without touching the hardware: the first poll makes first
+contact, so a reader missing at start is reported by supervision, not by a crash.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.config import ReaderConfig
+from hw.pn532.reader import Pn532Reader
+from hw.pn532.transports import (
+    BusTransport,
+    UartTransport,
+    blinka_i2c,
+    blinka_spi,
+    board_pin,
+    i2c_driver,
+    serial_opener,
+    spi_driver,
+)
+
+__all__ = ["Pn532Reader", "build_uart", "build_spi", "build_i2c"]
+
+
+def _reset(cfg: ReaderConfig) -> Any:
+    if not cfg.reset_pin:
+        return None
+    name = cfg.reset_pin
+    return lambda: board_pin(name)
+
+
+def build_uart(name: str, cfg: ReaderConfig, context: dict[str, Any]) -> Pn532Reader:
+    if not cfg.port:
+        raise ValueError(f"reader {name}: transport uart needs `port:` (e.g. /dev/ttyS0)")
+    transport = UartTransport(
+        serial_opener(cfg.port, cfg.baud), cfg.timeout, _reset(cfg), f"uart {cfg.port}"
+    )
+    return Pn532Reader(name, transport)
+
+
+def build_spi(name: str, cfg: ReaderConfig, context: dict[str, Any]) -> Pn532Reader:
+    if not cfg.cs:
+        raise ValueError(f"reader {name}: transport spi needs `cs:` (a board pin such as D5)")
+    cs = cfg.cs
+    make = spi_driver(blinka_spi, lambda: board_pin(cs), _reset(cfg))
+    return Pn532Reader(name, BusTransport(make, f"spi cs={cs}"), call_timeout=cfg.timeout)
+
+
+def build_i2c(name: str, cfg: ReaderConfig, context: dict[str, Any]) -> Pn532Reader:
+    make = i2c_driver(blinka_i2c, cfg.address, _reset(cfg))
+    return Pn532Reader(
+        name, BusTransport(make, f"i2c 0x{cfg.address:02x}"), call_timeout=cfg.timeout
+    )
