@@ -109,8 +109,10 @@ def run(io=None, machine=None, neopixel=None, boot=None, proto=None, trace=None,
             if data:
                 board.receive(data, now)
             board.tick(now)
-        except Exception as e:  # keep serving; a real hang is the watchdog's job
-            sys.print_exception(e) if hasattr(sys, "print_exception") else None
+        except Exception as e:  # on the Pico: keep serving; a real hang is the watchdog's job
+            if not hasattr(sys, "print_exception"):
+                raise  # CPython (the simulated board): let the simulator see the bug
+            sys.print_exception(e)
             sleep_ms(1)
     return board
 

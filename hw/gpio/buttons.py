@@ -54,8 +54,10 @@ class GpioButtons:
             if lid_pin is not None:
                 # The switch closes (pin to ground) when the lid shuts: reed by its magnet,
                 # microswitch by the lid pressing it.
+                # hold_time 0: the lid has no long press, and gpiozero's hold thread would
+                # otherwise sit out a second of waiting when we close while the lid is shut.
                 self.lid = Button(lid_pin, pull_up=True, bounce_time=bounce_seconds,
-                                  pin_factory=pin_factory)
+                                  hold_time=0, pin_factory=pin_factory)
                 self.lid.when_pressed = partial(self._queue_event, InputEvent(LID, "lid-closed"))
                 self.lid.when_released = partial(self._queue_event, InputEvent(LID, "lid-open"))
         except Exception:

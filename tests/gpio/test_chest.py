@@ -3,7 +3,7 @@
 import math
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from controller.config import SERVO_FRAME_SECONDS, ServoConfig, parse_config
@@ -107,6 +107,7 @@ def test_never_past_the_pulse_limits(limits, fractions, pulses, travel, moves):
 
     lo, hi = limits
     pick = [lo + (hi - lo) * f for f in fractions]
+    assume(pick[0] != pick[1])  # the config refuses a latch that never moves
     cfg = ServoConfig(min_angle=lo, max_angle=hi, open_angle=pick[0], closed_angle=pick[1],
                       min_pulse_width=pulses[0], max_pulse_width=pulses[1],
                       travel_seconds=travel)
@@ -130,6 +131,8 @@ def test_never_past_the_pulse_limits(limits, fractions, pulses, travel, moves):
     ("chest:\n  servo:\n    max_pulse_width: 0.0004\n", 3, "chest.servo.max_pulse_width"),
     ("chest:\n  servo:\n    max_pulse_width: 0.02\n", 3, "chest.servo.max_pulse_width"),
     ("chest:\n  servo:\n    min_angle: 10\n    max_angle: 10\n", 4, "chest.servo.max_angle"),
+    ("chest:\n  servo:\n    open_angle: 10\n    closed_angle: 10\n", 4,
+     "chest.servo.closed_angle"),
 ])
 def test_config_refuses_angles_past_the_limits(text, line, key):
     with pytest.raises(SourceError) as err:

@@ -371,11 +371,20 @@ def move(track: Track, state: MagicKeysState, action: Move) -> Result:
     start = state.pawn
     to = min(start + action.steps, track.gold_position)
     space = track.spaces[to]
+    text = (
+        f"{player} moves the pawn {action.steps} space{'s' if action.steps > 1 else ''} "
+        f"to {_space_name(space)}."
+    )
+    if to < start + action.steps:
+        text = (
+            f"{player} moves by {action.steps}: the pawn reaches the golden key's space and "
+            "stops there "
+            f"({to - start} space{'s' if to - start != 1 else ''})."
+        )
     events = [
         Event(
             "move",
-            f"{player} moves the pawn {action.steps} space{'s' if action.steps > 1 else ''} "
-            f"to {_space_name(space)}.",
+            text,
             {"player": player, "steps": action.steps, "from": start, "to": to, "space": space},
         )
     ]
