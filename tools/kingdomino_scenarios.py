@@ -48,6 +48,9 @@ SPECS = [
          ["ana", "ben", "cleo", "dan"], 13),
     Spec("mighty-duel", "A complete Mighty Duel: 2 players, all 48 dominoes, 7×7 kingdoms.",
          ["ana", "ben"], 14, {"mighty_duel": True}),
+    Spec("dynasty", "A Dynasty: three 2-player games in a row, scores summed, with Middle "
+         "Kingdom and Harmony.", ["ana", "ben"], 16,
+         {"dynasty": True, "middle_kingdom": True, "harmony": True}),
     Spec("base-game", "A complete 4-player base game, without The Lost Treasures.",
          ["ana", "ben", "cleo", "dan"], 15, {"treasures": False}),
 ]

@@ -114,6 +114,8 @@ def test_state_json_round_trips_exactly():
         ({"surprise": 1}, "surprise"),
         ({"pawn": 40}, "off the track"),
         ({"pawn": None}, "pawn"),
+        ({"showing": [5]}, "numbers showing"),
+        ({"places": {**dict.fromkeys(FAKES, "held:zoe")}}, "impossible place"),
     ],
 )
 def test_a_damaged_state_is_refused_with_a_reason(change, says):

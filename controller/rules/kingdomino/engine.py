@@ -251,12 +251,15 @@ class KingdominoEngine:
         if not s.reveals:
             raise Rejection("no-reveal", "No treasure token needs turning over now.")
         token = a.token
+        # One draw per reveal whether or not the table observed the token, so later draws do
+        # not depend on how the gem was entered.
+        drawn = chance(s.seed, s.counter, "gem").choice(sorted(s.bag))
         if token is None:
-            token = chance(s.seed, s.counter, "gem").choice(sorted(s.bag))
-            s.counter += 1
+            token = drawn
         elif token not in s.bag:
             where = "already face up" if token in s.face_up else "already in a kingdom"
             raise Rejection("not-chest-side", f"Treasure {token} is {where}.")
+        s.counter += 1
         s.bag.remove(token)
         s.face_up.append(token)
         s.reveals -= 1

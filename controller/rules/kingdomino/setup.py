@@ -179,10 +179,12 @@ def start_game(
     chance(state.seed, state.counter, "box").shuffle(rest)
     state.counter += 1
     state.deck = prefix + rest[: count - len(prefix)]
-    if king_order is None:
-        king_order = list(state.kings)
-        chance(state.seed, state.counter, "kings").shuffle(king_order)
-        state.counter += 1
+    # Draw even when the order is given, so the counter (and every later draw, such as a
+    # Dynasty's next box) does not depend on whether a scenario fixed this one.
+    drawn = list(state.kings)
+    chance(state.seed, state.counter, "kings").shuffle(drawn)
+    state.counter += 1
+    king_order = king_order or drawn
     state.kingdoms = {p: Kingdom(cells={(0, 0): CASTLE_SQUARE}) for p in state.players}
     state.gem_winner = None
     state.treasures = []

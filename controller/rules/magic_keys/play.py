@@ -117,6 +117,68 @@ def _check_digital_try(track: Track, state: MagicKeysState, key: str) -> None:
         )
 
 
+def _open_chest(
+    track: Track, state: MagicKeysState, key: str, events: list[Event]
+) -> MagicKeysState:
+    """A true key: gems by colour (what is left if the chest runs short), the key to the tower
+    (the golden key back to its place), and the win the moment the gems are enough."""
+    player = state.player
+    won = min(track.gems_for(key), state.chest)
+    total = state.gems[player] + won
+    places = dict(state.places)
+    if key == GOLD:
+        where = "The golden key goes back to its place."
+    else:
+        places[key] = TOWER
+        where = f"{key} hangs on the tower."
+    events.append(
+        Event(
+            "chest-open",
+            f"{player} tries {key} at the chest: click, a true key! {where}",
+            {"player": player, "key": key, "gems": won},
+        )
+    )
+    short = "" if won == track.gems_for(key) else " (all that was left in the chest)"
+    events.append(
+        Event(
+            "gems",
+            f"{player} takes {won} gem{'s' if won != 1 else ''}{short} and now has {total}.",
+            {"player": player, "gems": won, "total": total, "chest": state.chest - won},
+        )
+    )
+    update: dict[str, Any] = {
+        "places": places,
+        "gems": {**state.gems, player: total},
+        "chest": state.chest - won,
+    }
+    needed = track.gems_required[len(state.players)]
+    if total >= needed:
+        events.append(
+            Event(
+                "win",
+                f"{player} has {total} gems, {needed} are needed: {player} wins!",
+                {"winners": [player]},
+            )
+        )
+        update.update(winner=player, showing=(), rolled=False)
+        if state.pawn is not None:
+            update["pawn"] = 0
+    return state.model_copy(update=update)
+
+
+def _keep_fake(state: MagicKeysState, key: str, events: list[Event]) -> MagicKeysState:
+    player = state.player
+    events.append(
+        Event(
+            "fake",
+            f"{player} tries {key} at the chest: it stays shut, a fake key! "
+            f"{player} keeps it in front of them.",
+            {"player": player, "key": key},
+        )
+    )
+    return state.model_copy(update={"places": {**state.places, key: HELD + player}})
+
+
 def try_key(track: Track, state: MagicKeysState, action: TryKey) -> Result:
     """Step 2, "Pull out a key and open the treasure chest", then step 3, "End the turn"."""
     check_not_over(state)
@@ -130,62 +192,11 @@ def try_key(track: Track, state: MagicKeysState, action: TryKey) -> Result:
     player = state.player
     events: list[Event] = []
     if key == GOLD or key not in state.fake_keys:
-        won = min(track.gems_for(key), state.chest)
-        total = state.gems[player] + won
-        places = dict(state.places)
-        if key != GOLD:
-            places[key] = TOWER
-        where = (
-            "The golden key goes back to its place."
-            if key == GOLD
-            else f"{key} hangs on the tower."
-        )
-        events.append(
-            Event(
-                "chest-open",
-                f"{player} tries {key} at the chest: click, a true key! {where}",
-                {"player": player, "key": key, "gems": won},
-            )
-        )
-        short = "" if won == track.gems_for(key) else " (all that was left in the chest)"
-        events.append(
-            Event(
-                "gems",
-                f"{player} takes {won} gem{'s' if won != 1 else ''}{short} and now has {total}.",
-                {"player": player, "gems": won, "total": total, "chest": state.chest - won},
-            )
-        )
-        gems = dict(state.gems)
-        gems[player] = total
-        state = state.model_copy(
-            update={"places": places, "gems": gems, "chest": state.chest - won}
-        )
-        needed = track.gems_required[len(state.players)]
-        if total >= needed:
-            events.append(
-                Event(
-                    "win",
-                    f"{player} has {total} gems, {needed} are needed: {player} wins!",
-                    {"winners": [player]},
-                )
-            )
-            pawn = 0 if state.pawn is not None else None
-            state = state.model_copy(
-                update={"winner": player, "pawn": pawn, "showing": (), "rolled": False}
-            )
+        state = _open_chest(track, state, key, events)
+        if state.winner is not None:
             return Outcome(state, action, tuple(events))
     else:
-        places = dict(state.places)
-        places[key] = HELD + player
-        events.append(
-            Event(
-                "fake",
-                f"{player} tries {key} at the chest: it stays shut, a fake key! "
-                f"{player} keeps it in front of them.",
-                {"player": player, "key": key},
-            )
-        )
-        state = state.model_copy(update={"places": places})
+        state = _keep_fake(state, key, events)
     back = " The pawn goes back to the start." if state.pawn is not None else ""
     state = _next_turn(state, events, True, f"{player}'s turn is over.{back}")
     return Outcome(state, action, tuple(events))

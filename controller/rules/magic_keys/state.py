@@ -63,6 +63,8 @@ class MagicKeysState(BaseModel):
                 raise ValueError(f"key {key} has an impossible place {place!r}")
         if not set(self.fake_keys) <= set(self.places):
             raise ValueError("every fake key must be one of the coloured keys")
+        if len(self.showing) > self.dice or any(not 1 <= n <= 4 for n in self.showing):
+            raise ValueError("the numbers showing must be 1-4, one per die still in hand")
         if (self.dice_mode == "digital") != (self.pawn is not None):
             raise ValueError("the pawn is tracked exactly when the dice are digital")
         return self
