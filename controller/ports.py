@@ -116,7 +116,8 @@ class Outputs:
 
 class TagWriteError(RuntimeError):
     """Programming a tag failed. `code`: absent (not on the reader), locked (read-only), full (the
-    message does not fit), io (the tag or reader stopped answering part-way)."""
+    message does not fit), unformatted (no NDEF capability container), io (the tag or reader
+    stopped answering part-way)."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -127,8 +128,9 @@ class TagWriteError(RuntimeError):
 class TagWriter(Protocol):
     """What `tabletap tags write` needs beyond polling: one named tag, read fresh, written."""
 
-    def read_ndef(self, uid: bytes) -> bytes:
-        """The tag's NDEF message read now, bypassing any cache (b"" when it holds none)."""
+    def read_ndef(self, uid: bytes) -> bytes | None:
+        """The tag's NDEF message read now, bypassing any cache: b"" when its NDEF area is
+        empty, None when the tag is not NDEF-formatted at all."""
         ...
 
     def write_ndef(self, uid: bytes, message: bytes) -> None:

@@ -70,7 +70,8 @@ class Ntag:
 
     @classmethod
     def formatted(cls, uid: bytes, message: bytes | None, model: Model = "ntag213") -> Ntag:
-        """A tag as it leaves the factory (CC written, empty NDEF TLV), then `message` written."""
+        """A tag as it leaves the factory (CC written, empty NDEF TLV), then `message` written;
+        with `message` None, a tag that was never NDEF-formatted (CC all zero)."""
         tag = cls(uid=uid, model=model)
         layout = tag.layout
         mem = bytearray(layout.pages * 4)
@@ -82,7 +83,8 @@ class Ntag:
         else:  # not an NTAG UID (a scenario's 4-byte id): keep it and its xor, NTAG memory after
             mem[0 : len(uid)] = uid[:8]
             mem[8:12] = bytes([0x00, 0x48, 0x00, 0x00])
-        mem[12:16] = bytes([0xE1, 0x10, layout.cc_size, 0x00])
+        if message is not None:
+            mem[12:16] = bytes([0xE1, 0x10, layout.cc_size, 0x00])
         # dynamic lock bytes: byte 3 is RFUI and reads 0xBD on delivery
         dl = layout.dyn_lock_page * 4
         mem[dl : dl + 4] = b"\x00\x00\x00\xbd"
@@ -90,7 +92,8 @@ class Ntag:
         cfg = (layout.dyn_lock_page + 1) * 4
         mem[cfg : cfg + 4] = b"\x04\x00\x00\xff"
         tag.memory = mem
-        tag.write_ndef(message)
+        if message is not None:
+            tag.write_ndef(message)
         return tag
 
     @property

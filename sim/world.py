@@ -25,7 +25,8 @@ def uid_for(label: str) -> bytes:
 
 @dataclass(eq=False)
 class SimTag:
-    """A tag as the world sees it: a UID and the NDEF message it was made with (None: blank).
+    """A tag as the world sees it: a UID and the NDEF message it was made with (b"": a blank,
+    NDEF-formatted tag; None: a tag with no NDEF at all, known only by its UID).
 
     `memory` is the tag itself, an NTAG21x with its real page layout, built from `ndef`; the
     emulated PN532 reads and writes it, so after a `tabletap tags write` the memory, not `ndef`,
@@ -48,7 +49,7 @@ class SimTag:
     @classmethod
     def blank(cls, label: str, model: Model = "ntag213") -> SimTag:
         """A new, NDEF-formatted tag with an empty message, as sold."""
-        return cls(uid=uid_for("blank:" + label), model=model)
+        return cls(uid=uid_for("blank:" + label), ndef=b"", model=model)
 
     @classmethod
     def foreign(cls, label: str, uri: str = "https://example.com/") -> SimTag:

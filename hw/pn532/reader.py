@@ -63,7 +63,7 @@ class TornRead(Exception):
 
 @dataclass
 class _Cached:
-    ndef: bytes
+    ndef: bytes | None
     absent: int = 0
 
 
@@ -231,13 +231,14 @@ class Pn532Reader:
             raise TornRead(f"short read of page {page} ({len(resp) - 1} bytes)")
         return resp[1:]
 
-    def _read_ndef(self, tg: int) -> bytes:
-        """The NDEF message in the tag's TLV area; b"" for a tag without one (blank). A TLV whose
-        length runs past the tag's capacity is returned clipped, so decoding calls it corrupt."""
+    def _read_ndef(self, tg: int) -> bytes | None:
+        """The NDEF message in the tag's TLV area: b"" for an empty (blank) one, None for a tag
+        that is not NDEF-formatted at all (only its UID can name it). A TLV whose length runs
+        past the tag's capacity is returned clipped, so decoding calls it corrupt."""
         head = self._read16(tg, 3)
         cc, data = head[:4], bytearray(head[4:])
         if cc[0] != 0xE1:
-            return b""  # not NDEF-formatted: nothing tabletap can read on it
+            return None
         capacity = cc[2] * 8
 
         def need(n: int) -> None:
@@ -293,7 +294,7 @@ class Pn532Reader:
                 last = exc
         raise TagWriteError("io", f"{action} of tag {uid.hex(':')} failed: {last}")
 
-    def read_ndef(self, uid: bytes) -> bytes:
+    def read_ndef(self, uid: bytes) -> bytes | None:
         self._cache.pop(uid, None)
         return self._retry(uid, "reading", self._read_ndef)
 
@@ -321,7 +322,11 @@ class Pn532Reader:
         cc = self._retry(uid, "reading the capability container",
                          lambda tg: self._read16(tg, 3)[:4])
         if cc[0] != 0xE1:
-            raise TagWriteError("io", "the tag is not NDEF-formatted (no capability container)")
+            raise TagWriteError(
+                "unformatted",
+                "the tag is not NDEF-formatted (no capability container); format it as NDEF "
+                "with a phone app first, or enrol it by UID with `tabletap tags enroll`",
+            )
         capacity = cc[2] * 8
         if len(message) < 0xFF:
             tlv = bytes([0x03, len(message)]) + message + b"\xfe"

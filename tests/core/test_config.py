@@ -51,3 +51,17 @@ def test_yaml_tags_are_not_executed():
 def test_missing_file_is_a_clear_error(tmp_path: Path):
     with pytest.raises(SourceError, match="cannot read"):
         load_config(tmp_path / "nope.yaml")
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_shipped_example_config_is_valid():
+    config = load_config(ROOT / "examples" / "table.yaml")
+    assert config.backend == "gpio" and set(config.readers) == {"chest", "pond"}
+
+
+def test_the_service_runs_as_an_unprivileged_user():
+    unit = (ROOT / "hw" / "systemd" / "tabletap.service").read_text()
+    assert "\nUser=tabletap\n" in unit and "NoNewPrivileges=yes" in unit
+    assert "User=root" not in unit

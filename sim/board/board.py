@@ -1,0 +1,110 @@
+"""A Pico on a pseudo-terminal: the firmware's own code, with faults on demand.
+
+`SimBoard.port` is a path real pyserial can open. The firmware runs in a thread of this process
+(its `machine` and `neopixel` are the stand-ins in standins.py); resetting the board stops that
+thread and starts the firmware afresh, with a new boot id and its USB link re-enumerated, as a
+real reset does.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import tempfile
+import threading
+import time
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+from controller.ports import InputEvent
+from firmware import main as firmware_main
+from sim.board.line import PtyLine
+from sim.board.pins import WorldPins
+from sim.board.standins import Executed, Levels, Recorder, SimMachine, SimNeoPixelModule
+
+
+class SimBoard:
+    def __init__(self, *, inputs: deque[InputEvent] | None = None,
+                 buttons: dict[str, int] | None = None, lid_pin: int | None = None,
+                 hold_s: float = 0.8, seed: int = 0, corrupt: float = 0.0,
+                 proto: int | None = None, directory: str | Path | None = None) -> None:
+        self._own_dir = directory is None
+        self.dir = Path(directory) if directory else Path(tempfile.mkdtemp(prefix="tabletap-pico-"))
+        self.port = str(self.dir / "ttyACM-tabletap-pico")
+        self.line = PtyLine(self.port, seed=seed, corrupt=corrupt)
+        self.recorder = Recorder()
+        self.levels: Levels = WorldPins(inputs, buttons or {"end-turn": 14, "roll": 13},
+                                        lid_pin, hold_s)
+        self.proto = proto
+        self._rng = random.Random(seed)
+        self._thread: threading.Thread | None = None
+        self._halt = False
+        self.boots: list[int] = []
+        self.error: BaseException | None = None
+        self.firmware: Any = None  # the running firmware's Board, for inspection in tests
+
+    # -- life cycle ------------------------------------------------------------------------
+    def start(self) -> SimBoard:
+        self.line.plug()
+        self._boot()
+        return self
+
+    def _boot(self) -> None:
+        boot = self._rng.getrandbits(30)
+        self.boots.append(boot)
+        self._halt = False
+        self._thread = threading.Thread(target=self._run, args=(boot,), daemon=True,
+                                        name=f"sim-pico-{boot:x}")
+        self._thread.start()
+
+    def _run(self, boot: int) -> None:
+        try:
+            firmware_main.run(io=self.line, machine=SimMachine(self.recorder, self.levels),
+                              neopixel=SimNeoPixelModule(self.recorder), boot=boot,
+                              proto=self.proto, trace=self._trace, stop=self._stopping)
+        except BaseException as e:  # noqa: BLE001 - kept for the test that started the board
+            self.error = e
+            with self.recorder.cond:
+                self.recorder.cond.notify_all()
+            raise
+
+    def _stopping(self) -> bool:
+        return self._halt
+
+    def _trace(self, boot: int, seq: int, body: dict[str, Any], ack: dict[str, Any]) -> None:
+        self.recorder.add("executed", Executed(time.monotonic(), boot, seq, dict(body), ack))
+
+    def _halt_firmware(self) -> None:
+        self._halt = True
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def close(self) -> None:
+        self._halt_firmware()
+        self.line.unplug()
+        if self._own_dir:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    # -- faults ----------------------------------------------------------------------------
+    def reset(self) -> None:
+        """The board resets: firmware state is lost and USB re-enumerates."""
+        self._halt_firmware()
+        self.line.unplug()
+        self.line.plug()
+        self._boot()
+
+    def unplug(self) -> None:
+        """The USB cable is pulled; the board itself keeps running (on a battery, say)."""
+        self.line.unplug()
+
+    def replug(self) -> None:
+        self.line.plug()
+
+    def set_corruption(self, fraction: float) -> None:
+        self.line.corrupt = fraction
+
+    @property
+    def boot(self) -> int:
+        return self.boots[-1]
