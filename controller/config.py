@@ -94,7 +94,14 @@ class LightsConfig(Strict):
 class SerialConfig(Strict):
     port: str | None = None  # None: find the Pico by /dev/serial/by-id or USB VID:PID
     baud: int = 115200
-    host_timeout: float = 3.0
+    host_timeout: float = Field(3.0, ge=0.5)  # host silent this long: the Pico locks, goes amber
+    # The Pico's own pins (GP numbers; the host sends them in its cfg command after hello).
+    servo_pin: int = Field(16, ge=0, le=29)
+    pixel_pin: int = Field(15, ge=0, le=29)
+    buttons: dict[str, int] = {"end-turn": 14, "roll": 13}
+    lid_pin: int | None = Field(None, ge=0, le=29)  # optional lid switch, closed = pressed
+    retry_seconds: float = Field(0.1, gt=0)  # resend an unacknowledged command after this long
+    hello_timeout: float = Field(5.0, gt=0)  # how long start-up waits for the board's hello
 
 
 class PollConfig(Strict):

@@ -1,12 +1,12 @@
-"""Virtual NTAG213/215/216 tags with the memory layout of NXP's datasheet (NTAG213/215/216, rev. 3.2).
+"""Virtual NTAG213/215/216 tags with the memory layout of NXP's NTAG213/215/216 datasheet.
 
-Page 0-1 hold the 7-byte UID with its two check bytes (BCC0 = 0x88 ^ uid0 ^ uid1 ^ uid2, BCC1 = xor of
-uid3..uid6), page 2 the second check byte, an internal byte and the two static lock bytes, page 3
-the capability container (one-time programmable: writes OR into it), pages 4.. the user memory with
-the NDEF message in a TLV (0x03 len value, 0xFE terminator), then the dynamic lock bytes and the
-configuration pages. The READ (0x30) and WRITE (0xA2) commands behave as on the real tag: READ
-returns 16 bytes and rolls over to page 0 past the end, WRITE of a locked page is refused with a NAK.
-Only what the reader path touches is modelled: no password protection, counters or signature.
+Pages 0-1 hold the 7-byte UID with its check bytes (BCC0 = 0x88 ^ uid0 ^ uid1 ^ uid2, BCC1 = xor
+of uid3..uid6); page 2 BCC1, an internal byte and the two static lock bytes; page 3 the capability
+container (one-time programmable: writes OR into it); pages 4.. the user memory, with the NDEF
+message in a TLV (0x03 len value, 0xFE terminator); then the dynamic lock bytes and the
+configuration pages. READ (0x30) and WRITE (0xA2) behave as on the real tag: READ returns 16
+bytes and rolls over to page 0 past the end, WRITE of a locked page gets a NAK. Only what the
+reader path touches is modelled: no password protection, counters or originality signature.
 """
 
 from __future__ import annotations

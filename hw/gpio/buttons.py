@@ -85,6 +85,10 @@ class GpioButtons:
             long = self.clock.now() - began >= self.long_press_seconds
             self._queue.append(InputEvent(name, "hold" if long else "press"))
 
+    def pressed(self) -> dict[str, bool]:
+        """Each button's reading now: a button that reads pressed at rest is stuck or miswired."""
+        return {name: bool(button.is_pressed) for name, button in self.devices.items()}
+
     @property
     def lid_closed(self) -> bool | None:
         """The lid switch now (None without one)."""

@@ -38,6 +38,7 @@ class GpioChest:
         )
         self._target = self.clamp(cfg.closed_angle)
         self._open = False
+        self._width_after_move: float | None = self.servo.pulse_width
         if cfg.detach_after_travel:
             self.clock.sleep(cfg.travel_seconds)  # give it time to get there first
             self.servo.detach()
@@ -68,8 +69,34 @@ class GpioChest:
             self._target = step
             if pause:
                 self.clock.sleep(pause)
+        self._width_after_move = self.servo.pulse_width
         if self.cfg.detach_after_travel:
             self.servo.detach()
+
+    def expected_width(self, angle: float) -> float:
+        """The pulse width the configured calibration gives `angle`, in seconds."""
+        c = self.cfg
+        share = (angle - c.min_angle) / (c.max_angle - c.min_angle)
+        return c.min_pulse_width + share * (c.max_pulse_width - c.min_pulse_width)
+
+    def sweep(self, degrees: float = 10.0) -> str:
+        """`tabletap doctor`'s gentle test: a few degrees towards open and back to closed, each
+        pulse width read back from the pin. Raises RuntimeError when the pin disagrees."""
+        closed = self.clamp(self.cfg.closed_angle)
+        opened = self.clamp(self.cfg.open_angle)
+        step = min(abs(degrees), abs(opened - closed))
+        towards = self.clamp(closed + math.copysign(step, opened - closed))
+        seen = []
+        for angle in (closed, towards, closed):
+            self.move_to(angle)
+            width = self._width_after_move
+            if width is None or not math.isclose(width, self.expected_width(angle), abs_tol=1e-7):
+                raise RuntimeError(f"the servo pin carries {width} s for {angle:g} degrees, "
+                                   f"not {self.expected_width(angle):.6f} s")
+            seen.append(width)
+        self._open = False
+        return (f"swept {step:g}° from closed ({closed:g}°) towards open and back; pulses "
+                + " → ".join(f"{w * 1000:.3f}" for w in seen) + " ms")
 
     def set_open(self, open_: bool) -> None:
         self.move_to(self.cfg.open_angle if open_ else self.cfg.closed_angle)

@@ -355,7 +355,9 @@ class Pn532Reader:
             if not resp or resp[0] == 0x01:
                 raise TornRead(f"the tag stopped answering while page {page} was written")
             if resp[0] != 0x00:
-                raise TagWriteError("locked", f"the tag refused page {page} (status 0x{resp[0]:02x})")
+                raise TagWriteError(
+                    "locked", f"the tag refused page {page} (status 0x{resp[0]:02x})"
+                )
 
         self._retry(uid, f"writing page {page}", write)
 

@@ -25,7 +25,9 @@ from sim.world import SimWorld
 
 def chip_for(name: str, context: dict[str, Any]) -> Pn532Chip:
     """The emulated chip behind reader `name` (made on first use)."""
-    world: SimWorld = context.setdefault("world", SimWorld(clock=context.get("clock") or VirtualClock()))
+    world: SimWorld = context.setdefault(
+        "world", SimWorld(clock=context.get("clock") or VirtualClock())
+    )
     context.setdefault("clock", world.clock)
     chips: dict[str, Pn532Chip] = context.setdefault("chips", {})
     if name not in chips:

@@ -157,7 +157,8 @@ class Pn532Chip:
                 out = [Reply(t.ack_delay, ACK)]
             else:
                 delay, data = result
-                out = [Reply(t.ack_delay, ACK), Reply(delay, frame(bytes([CHIP_TFI, cmd + 1]) + data))]
+                answer = frame(bytes([CHIP_TFI, cmd + 1]) + data)
+                out = [Reply(t.ack_delay, ACK), Reply(delay, answer)]
         self._last = out
         if fault == "drop" and len(out) > 1:
             out = out[:1]

@@ -26,9 +26,18 @@ class EmulatedSerial:
     """One open port to an emulated chip. Closing it and opening another is like replugging."""
 
     def __init__(
-        self, chip: Pn532Chip, clock: Clock, baudrate: int = 115200, timeout: float | None = 0.05
+        self,
+        chip: Pn532Chip,
+        clock: Clock,
+        baudrate: int = 115200,
+        timeout: float | None = 0.05,
+        poll_step: float = 0.0,
     ) -> None:
         self.chip = chip
+        # Virtual time that passes each time `in_waiting` finds nothing: set it to the driver's
+        # 10 ms ready-loop sleep to run the driver straight on this port under virtual time (its
+        # own sleeps are wall-clock ones). tabletap's FramedSerial never needs it: it blocks.
+        self.poll_step = poll_step
         self.clock = clock
         self.baudrate = baudrate
         self.timeout = timeout
@@ -69,7 +78,10 @@ class EmulatedSerial:
     def in_waiting(self) -> int:
         self._check()
         now = self.clock.now()
-        return sum(1 for t, _ in self._rx if t <= now)
+        waiting = sum(1 for t, _ in self._rx if t <= now)
+        if not waiting and self.poll_step:
+            self.clock.sleep(self.poll_step)
+        return waiting
 
     def read(self, size: int = 1) -> bytes:
         self._check()

@@ -79,3 +79,10 @@ def test_close_frees_the_pins(make, factory):
     buttons = make()
     buttons.close()
     Button(17, pin_factory=factory).close()  # would raise GPIOPinInUse if still held
+
+
+def test_readings_at_rest(make, factory):
+    buttons = make()
+    assert buttons.pressed() == {"end-turn": False, "roll": False}
+    factory.pin(27).drive_low()  # a stuck button, or one wired to ground without its switch
+    assert buttons.pressed() == {"end-turn": False, "roll": True}

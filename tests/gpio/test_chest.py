@@ -139,3 +139,29 @@ def test_config_refuses_angles_past_the_limits(text, line, key):
         parse_config(text, "box.yaml")
     assert err.value.key == key
     assert str(err.value).startswith(f"box.yaml:{line}: {key}")
+
+
+def test_doctor_sweep_is_small_and_returns_to_closed(factory, clock):
+    chest = GpioChest(ServoConfig(), clock, factory)  # closed -30, open 60
+    pin = factory.pin(18)
+    pin.clear_states()
+    report = chest.sweep(10)
+    sent = [w for w in widths(pin)]
+    assert max(sent) == pytest.approx(0.0005 + 2e-3 * 70 / 180)  # -20 degrees at most
+    assert sent[-1] == pytest.approx(0.0005 + 2e-3 * 60 / 180)  # back to closed
+    assert "swept 10°" in report and not chest.is_open
+
+
+def test_doctor_sweep_towards_open_when_open_is_the_lower_angle(factory, clock):
+    chest = GpioChest(ServoConfig(open_angle=-80, closed_angle=0), clock, factory)
+    pin = factory.pin(18)
+    pin.clear_states()
+    chest.sweep(10)
+    assert min(widths(pin)) == pytest.approx(0.0005 + 2e-3 * 80 / 180)  # -10 degrees
+
+
+def test_doctor_sweep_with_detach_after_travel(factory, clock):
+    """Each width is read while the pulses are on; afterwards the servo rests unpowered."""
+    chest = GpioChest(ServoConfig(detach_after_travel=True), clock, factory)
+    assert "1.167 → 1.278 → 1.167 ms" in chest.sweep(10)  # -30, -20, -30 degrees
+    assert factory.pin(18).frequency is None

@@ -291,6 +291,7 @@ def test_rebuilt_parts_must_be_destroyed_again():
     """ORDER: "Any cards that have been rebuilt must be destroyed before moving on to the next
     step" (the rulebook's example: entrance down, a tower rebuilt, no key yet)."""
     s = game(("blue", "red"), setup={"destroyed": {"blue": [*ALL_TOWERS, "entrance"]}})
+    s = with_hand(s, "blue", 3)  # a castle that is all down draws nothing (placeholder data)
     s = play(s, action="rebuild", card=card("blue", "rebuild/1"), target=card("blue", "tower/2"))
     s = end_turn(s)
     s = with_hand(s, "red", 6)
@@ -305,6 +306,7 @@ def test_rebuilt_parts_must_be_destroyed_again():
 def test_a_rebuilt_tower_blocks_the_entrance_again():
     """ORDER: a rebuilt tower must fall again before the entrance can be attacked."""
     s = game(("blue", "red"), setup={"destroyed": {"blue": ALL_TOWERS}})
+    assert s.drawn == 1
     s = play(s, action="rebuild", card=card("blue", "rebuild/1"), target=card("blue", "tower/4"))
     s = end_turn(s)
     s = armed(s, "battering-ram/1")
@@ -415,6 +417,7 @@ def test_double_takes_the_blockade_and_one_more_card():
 def test_key_cannot_open_a_blockaded_chamber():
     """BLOCKADE: "they cannot use the key to open the chamber" while it is placed."""
     s = game(("blue", "red"), setup={"destroyed": {"blue": [*ALL_TOWERS, "entrance"]}})
+    s = with_hand(s, "blue", 3)
     s = end_turn(play(s, action="blockade", card=card("blue", "blockade/1")))
     refused(s, "blockaded", action="key", card=card("red", "key/1"),
             target=card("blue", "chamber"))
@@ -481,8 +484,8 @@ def test_free_for_all_key_stays_in_hand_and_opened_players_are_out():
     assert [e.kind for e in out.events] == ["chest-open", "out"]
     assert not E.is_over(s) and s.sides["red"].hand == 5
     assert card("red", "key/1") not in s.sides["red"].discard
-    refused(s, "player-out", action="rebuild", card=card("red", "rebuild/1"),
-            target=card("blue", "tower/1"))
+    refused(armed(s, "catapult/1"), "player-out", action="attack", card=card("red", "stone/1"),
+            targets=[card("blue", "catapult/1")])
     s = play(s, action="key", card=card("red", "key/1"), target=card("green", "chamber"))
     assert not E.is_over(s)
     s = end_turn(s)

@@ -1,0 +1,11 @@
+"""The host side of the Pico link (firmware/PROTOCOL.md): port discovery, the link, the backend.
+
+`probe(port)` is the one call `tabletap doctor` needs: it returns the board's Hello (firmware and
+protocol versions, capabilities) or raises ProtocolMismatch / BoardNotFound / LinkError.
+"""
+
+from hw.serial_link.discovery import BoardNotFound, find_port
+from hw.serial_link.link import BoardLink, Hello, LinkError, ProtocolMismatch, Ticket, probe
+
+__all__ = ["BoardLink", "BoardNotFound", "Hello", "LinkError", "ProtocolMismatch", "Ticket",
+           "find_port", "probe"]

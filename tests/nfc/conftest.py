@@ -1,0 +1,38 @@
+"""Fixtures: a simulated world with emulated PN532 chips under the real adafruit driver."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from controller.config import ReaderConfig
+from hw.pn532.reader import Pn532Reader
+from sim.clock import VirtualClock
+from sim.pn532.backend import build_reader, chip_for
+from sim.pn532.chip import Pn532Chip
+from sim.pn532.faults import FaultPlan
+from sim.world import SimWorld
+
+
+class Table:
+    """A world, its context and readers built through the `sim` transport factory."""
+
+    def __init__(self) -> None:
+        self.clock = VirtualClock()
+        self.world = SimWorld(clock=self.clock)
+        self.context: dict[str, Any] = {"world": self.world, "clock": self.clock, "faults": {}}
+
+    def reader(self, name: str = "chest", faults: FaultPlan | None = None,
+               **cfg: Any) -> Pn532Reader:
+        if faults is not None:
+            self.context["faults"][name] = faults
+        return build_reader(name, ReaderConfig(**cfg), self.context)
+
+    def chip(self, name: str = "chest") -> Pn532Chip:
+        return chip_for(name, self.context)
+
+
+@pytest.fixture
+def table() -> Table:
+    return Table()

@@ -1,0 +1,135 @@
+"""Property tests: random legal play in two-player, free-for-all and bridge-style games.
+
+What must hold after every play, whatever the players do (issue 5, "Tests"): cards are conserved
+in every deck, there is at most one winner or winning team, rejected plays change nothing, and
+replaying the journal (the actions' JSON) from the start gives the same state.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from controller.rules.base import Rejection
+from controller.rules.oversiege import ENGINE as E
+from controller.rules.oversiege import OversiegeState
+
+# How often the random player picks each kind of play, when one of that kind is legal: attacks
+# and keys are favoured so that games reach their end.
+WEIGHTS = {"key": 40, "attack": 12, "armament": 6, "rebuild": 3, "blockade": 3, "discard": 2,
+           "end-turn": 1}
+MAX_PLAYS = 400
+
+TABLES = st.sampled_from([
+    (["red", "blue"], {}),
+    (["red", "blue", "green"], {}),
+    (["red", "blue", "green", "yellow"], {}),
+    (["red", "blue", "green", "yellow"], {"teams": [["red", "green"], ["blue", "yellow"]]}),
+    (["a", "b", "c"], {"teams": [["a"], ["b", "c"]]}),
+])
+
+
+def choose(state: OversiegeState, rng: random.Random):
+    """A random legal play: a kind by weight, then a random candidate the engine accepts."""
+    by_kind: dict[str, list] = {}
+    for action in E._candidates(state):
+        by_kind.setdefault(action.kind, []).append(action)
+    while by_kind:
+        kinds = sorted(by_kind)
+        kind = rng.choices(kinds, [WEIGHTS[k] for k in kinds])[0]
+        options = by_kind.pop(kind)
+        rng.shuffle(options)
+        for action in options:
+            try:
+                return action, E.apply(state, action)
+            except Rejection:
+                continue
+    raise AssertionError("no legal play at all")
+
+
+def check_invariants(state: OversiegeState) -> None:
+    for player, side in state.sides.items():
+        in_play = side.in_play()
+        assert side.hand + side.deck + len(side.discard) + len(in_play) == E.cards.deck_size
+        assert side.hand >= 2
+        assert len(side.armaments) <= 2
+        known = side.discard + in_play
+        assert len(known) == len(set(known))
+        assert all(c.split("/")[1] == player for c in known)
+        assert set(side.destroyed) <= {"tower/1", "tower/2", "tower/3", "tower/4", "entrance"}
+    if state.winners:
+        assert state.winners in state.teams  # one whole team, never two
+        assert all(not state.in_game(p) for p in state.players if p not in state.winners)
+        assert E.current_player(state) is None
+    else:
+        assert state.in_game(state.current)
+        alive = [t for t in state.teams if any(state.in_game(p) for p in t)]
+        assert len(alive) >= 2
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=TABLES, seed=st.integers(0, 2**32 - 1))
+def test_random_legal_play(table, seed):
+    players, options = table
+    rng = random.Random(seed)
+    state = E.new_game(players, seed, options, {})
+    start = E.state_to_json(state)
+    journal = []
+    for _ in range(MAX_PLAYS):
+        if E.is_over(state):
+            break
+        before = E.state_to_json(state)
+        action, out = choose(state, rng)
+        assert E.state_to_json(state) == before  # the engine never mutates its input
+        journal.append(E.action_to_json(out.action))
+        state = out.state
+        check_invariants(state)
+        assert E.state_to_json(E.state_from_json(E.state_to_json(state))) == E.state_to_json(state)
+        wins = [e for e in out.events if e.kind == "win"]
+        assert len(wins) <= 1 and (not wins or wins[0].data["winners"] == E.winners(state))
+    # replaying the journal gives the same state
+    replay = E.state_from_json(start)
+    for data in journal:
+        replay = E.apply(replay, E.action_from_json(data)).state
+    assert E.state_to_json(replay) == E.state_to_json(state)
+
+
+@settings(max_examples=15, deadline=None)
+@given(table=TABLES, seed=st.integers(0, 2**32 - 1), plays=st.integers(0, 60))
+def test_rejected_plays_change_nothing_and_legal_actions_agree(table, seed, plays):
+    """Every candidate play is either in legal_actions and accepted, or rejected with a code
+    and a sentence, leaving the state as it was."""
+    players, options = table
+    rng = random.Random(seed)
+    state = E.new_game(players, seed, options, {})
+    for _ in range(plays):
+        if E.is_over(state):
+            break
+        state = choose(state, rng)[1].state
+    legal = E.legal_actions(state)
+    before = E.state_to_json(state)
+    for action in rng.sample(E._candidates(state), k=min(60, len(E._candidates(state)))):
+        try:
+            E.apply(state, action)
+        except Rejection as rejection:
+            assert action not in legal
+            assert rejection.code and rejection.message
+        else:
+            assert action in legal
+        assert E.state_to_json(state) == before
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_games_reach_an_end(seed):
+    """Random play that favours attacks ends with a winner: the rules leave no dead end
+    (checked on two-player games, which always end within MAX_PLAYS here)."""
+    rng = random.Random(seed)
+    state = E.new_game(["red", "blue"], seed, {}, {})
+    for _ in range(MAX_PLAYS * 3):
+        if E.is_over(state):
+            break
+        state = choose(state, rng)[1].state
+    assert E.is_over(state) and len(E.winners(state)) == 1
