@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-MODULES: list[str] = []
+MODULES: list[str] = ["core"]
 
 
 def main(argv: list[str]) -> int:
