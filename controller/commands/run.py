@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import queue
 import signal
 import sys
@@ -64,6 +65,9 @@ def _spec(args: argparse.Namespace, config: Any) -> GameSpec | None:
 def run(args: argparse.Namespace) -> int:
     config = config_or_exit(args)
     setup_logging(config.log_level)
+    if not args.sim and os.geteuid() == 0:
+        log.warning("running as root: at the table tabletap should run as its own unprivileged "
+                    "user (see hw/systemd/tabletap.service)")
     clock = SystemClock()
     simulator = None
     if args.sim:
