@@ -66,7 +66,10 @@ class Chest(Protocol):
 class Lights(Protocol):
     """Named feedback patterns; how they look is the adapter's business."""
 
-    def show(self, pattern: str, colour: str | None = None) -> None: ...
+    def show(self, pattern: str, colour: str | None = None, count: int | None = None) -> None:
+        """Show a named pattern; `count` (0..9) adds a number to it, drawn the adapter's way
+        (lit pixels on a ring, blinks on a single LED): Oversiege's cards to draw, say."""
+        ...
 
     @property
     def pattern(self) -> str: ...

@@ -151,4 +151,8 @@ class TableSession:
             return
         players = self.engine.public_view(self.state).get("players", [])
         seat = players.index(player) if player in players else 0
-        self.outputs.lights.show("turn", player_colour(player, seat))
+        count = self.table.turn_count(self.state)
+        if count is None:
+            self.outputs.lights.show("turn", player_colour(player, seat))
+        else:
+            self.outputs.lights.show("turn", player_colour(player, seat), count=count)

@@ -87,7 +87,7 @@ def check_config(update, current):
     return cfg
 
 
-_PIN_KEYS = ("servo_pin", "pixel_pin", "pixels", "buttons", "lid_pin", "hold_ms")
+_PIN_KEYS = ("servo_pin", "pixel_pin", "pixels", "buttons", "lid_pin")
 
 
 class Board:
@@ -199,6 +199,8 @@ class Board:
                 self.hw.ring.show(pattern, colour, now)
             else:
                 self.hw.servo.configure(cfg)
+                for inp in self.hw.inputs:
+                    inp.hold_ms = cfg["hold_ms"]
         else:
             raise ValueError("unknown op " + str(op))
 

@@ -89,8 +89,14 @@ def new_boot_id():
         return random.getrandbits(30)
 
 
-def run(io=None, machine=None, neopixel=None, boot=None, proto=None, trace=None, stop=None):
-    """Serve the host until `stop()` says so (never, on the board)."""
+def run(io=None, machine=None, neopixel=None, boot=None, proto=None, trace=None, stop=None,
+        started=None):
+    """Serve the host until `stop()` says so (never, on the board).
+
+    The keyword arguments are for the simulated board: its stand-ins, a seeded boot id, a
+    protocol version to pretend (to test the host's refusal), a record of executed commands, and
+    `started(board)` to let it look inside.
+    """
     if machine is None:
         import machine
     if neopixel is None:
@@ -100,6 +106,8 @@ def run(io=None, machine=None, neopixel=None, boot=None, proto=None, trace=None,
     kwargs = {} if proto is None else {"proto": proto}
     board = Board(hardware_factory(machine, neopixel), io.write, new_boot_id() if boot is None
                   else boot, ticks_ms(), trace=trace, **kwargs)
+    if started is not None:
+        started(board)
     wdt = machine.WDT(timeout=WATCHDOG_MS)
     while stop is None or not stop():
         wdt.feed()

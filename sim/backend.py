@@ -37,11 +37,13 @@ class SimChest:
 class SimLights:
     world: SimWorld
     history: list[tuple[float, str, str | None]] = field(default_factory=list)
+    counts: list[int | None] = field(default_factory=list)
     _pattern: str = "off"
 
-    def show(self, pattern: str, colour: str | None = None) -> None:
+    def show(self, pattern: str, colour: str | None = None, count: int | None = None) -> None:
         self._pattern = pattern
         self.history.append((self.world.clock.now(), pattern, colour))
+        self.counts.append(count)
 
     @property
     def pattern(self) -> str:

@@ -44,7 +44,9 @@ def render_text(b: Breakdown) -> str:
     for i, t in enumerate(b.territories):
         crowns = f"{t.crowns}" + (f"+{t.gem_crowns} gem" if t.gem_crowns else "")
         total = t.crowns + t.gem_crowns
-        line = (f"territory {i:>2}  {t.terrain:<9} {t.squares:>2} squares × {crowns:<9} "
+        r, c = t.cells[0]
+        squares = f"{t.squares:>2} square{'s' if t.squares > 1 else ' '}"
+        line = (f"territory {i:>2} at {r},{c}  {t.terrain:<9} {squares} × {crowns:<9} "
                 f"crowns = {t.squares * total:>3}")
         if t.skulls:
             line += "  -> 0 (under a skull)"

@@ -79,6 +79,10 @@ class GameTable:
         """Cancel a half-made gesture that timed out; the session shows the rejection."""
         return None
 
+    def turn_count(self, state: Any) -> int | None:
+        """A number the turn lights show beside the player's colour, if the game has one."""
+        return None
+
     def force(self, kind: str, value: Any) -> None:
         """Fix the next chance outcome of `kind` (a scenario's `roll:` step, say)."""
         self.forced[kind] = value

@@ -33,6 +33,7 @@ from controller.rules.base import Rejection
 from controller.rules.oversiege import ENGINE, Action, OversiegeEngine, OversiegeState
 from controller.rules.oversiege.data import ARMAMENTS, PROJECTILES
 from controller.rules.oversiege.pieces import parse_piece
+from controller.rules.oversiege.state import HAND_KEPT
 
 GESTURE_TIMEOUT = 10.0  # seconds a half-made gesture waits for its next tap
 END_TURN = "end-turn"
@@ -71,6 +72,11 @@ class OversiegeTable(GameTable):
             return self._tap(state, event.piece, now)
         return None
 
+    def turn_count(self, state: Any) -> int | None:
+        """The turn lights show how many cards the player whose turn it is drew."""
+        drawn = self.engine.public_view(state).get("drawn")
+        return drawn if isinstance(drawn, int) else None
+
     def expire(self, now: float) -> Rejection | None:
         if self.gesture is None or now - self.gesture.since < self.timeout:
             return None
@@ -96,7 +102,7 @@ class OversiegeTable(GameTable):
         if gesture is None:
             if not state.over:
                 side = state.sides[state.current]
-                if side.hand <= 2:
+                if side.hand <= HAND_KEPT:
                     raise Rejection(
                         "keep-two",
                         f"{state.current} holds {side.hand} cards and must end the turn with "

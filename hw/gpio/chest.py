@@ -1,10 +1,10 @@
 """The chest latch as a gpiozero AngularServo.
 
-The latch moves in small steps over `travel_seconds` on the injected clock rather than jumping:
-a servo slammed across its range can strip a plastic latch or brown out the supply. Every step
-is clamped to the configured limits, so no value outside them is ever commanded, whatever the
-caller asks. `set_open` returns once the latch has arrived (on virtual time, at once), which keeps
-the daemon single-threaded and the simulator deterministic.
+The latch moves in small steps on the injected clock (`travel_seconds` for the whole swing)
+rather than jumping: a servo slammed across its range can strip a plastic latch or brown out the
+supply. Every step is clamped to the configured limits, so no value outside them is ever
+commanded, whatever the caller asks. `set_open` returns once the latch has arrived (on virtual
+time, at once), which keeps the daemon single-threaded and the simulator deterministic.
 """
 
 from __future__ import annotations
@@ -58,11 +58,14 @@ class GpioChest:
         return None if width is None or width == 0 else width
 
     def move_to(self, angle: float) -> None:
-        """Travel to `angle` (clamped) in frame-sized steps over `travel_seconds`."""
+        """Travel to `angle` (clamped) in frame-sized steps at a steady speed: `travel_seconds`
+        for the whole swing between closed and open, less for a shorter move."""
         target = self.clamp(angle)
         start = self._target
-        steps = max(1, math.ceil(self.cfg.travel_seconds / SERVO_FRAME_SECONDS))
-        pause = self.cfg.travel_seconds / steps
+        swing = abs(self.cfg.open_angle - self.cfg.closed_angle)
+        seconds = self.cfg.travel_seconds * abs(target - start) / swing
+        steps = max(1, math.ceil(seconds / SERVO_FRAME_SECONDS - 1e-9))
+        pause = seconds / steps
         for i in range(1, steps + 1):
             step = target if i == steps else self.clamp(start + (target - start) * i / steps)
             self.servo.angle = step

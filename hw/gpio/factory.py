@@ -7,6 +7,7 @@ simulator can run side by side without sharing pins.
 
 from __future__ import annotations
 
+import warnings
 from importlib.metadata import entry_points
 
 from gpiozero import Device
@@ -25,7 +26,13 @@ def pin_factory(name: str | None) -> Factory:
     """
     try:
         if name is None:
-            Device.ensure_pin_factory()
+            with warnings.catch_warnings(record=True) as fallbacks:
+                warnings.simplefilter("always")
+                try:
+                    Device.ensure_pin_factory()
+                except Exception as exc:  # noqa: BLE001 - say why each factory failed
+                    why = "; ".join(str(w.message) for w in fallbacks) or str(exc)
+                    raise RuntimeError(why) from None
             assert Device.pin_factory is not None
             return Device.pin_factory
         if name.lower() == "mock":

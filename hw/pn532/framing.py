@@ -37,6 +37,11 @@ class ReplyTimeout(OSError):
     """The chip sent nothing within the frame timeout."""
 
 
+class PortGone(Exception):
+    """The serial port itself failed (USB adapter unplugged). Deliberately not an OSError: the
+    driver swallows OSError from a write and would report a mere missing reply."""
+
+
 MAX_GARBAGE = 64  # bytes skipped looking for a start code before giving up on a frame
 
 
@@ -48,11 +53,17 @@ class FramedSerial:
         self._stash = bytearray()
 
     def write(self, data: bytes) -> int | None:
-        return self.port.write(data)
+        try:
+            return self.port.write(data)
+        except OSError as exc:
+            raise PortGone(f"serial port failed: {exc}") from exc
 
     def reset_input_buffer(self) -> None:
         self._stash.clear()
-        self.port.reset_input_buffer()
+        try:
+            self.port.reset_input_buffer()
+        except OSError as exc:
+            raise PortGone(f"serial port failed: {exc}") from exc
 
     @property
     def in_waiting(self) -> int:

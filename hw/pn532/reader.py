@@ -24,7 +24,7 @@ from typing import TypeVar
 from adafruit_pn532.adafruit_pn532 import PN532, BusyError
 
 from controller.ports import Poll, ReaderUnavailable, TagRead, TagWriteError
-from hw.pn532.framing import ReplyTimeout
+from hw.pn532.framing import PortGone, ReplyTimeout
 from hw.pn532.transports import Transport
 
 log = logging.getLogger("tabletap.pn532")
@@ -80,6 +80,8 @@ class Pn532Reader:
         unavailable_after: int = 3,
         forget_after: int = 20,
         call_timeout: float = 1.0,
+        recheck: bool = True,
+        recheck_polls: int = 5,
     ) -> None:
         if max_targets not in (1, 2):
             raise ValueError("a PN532 lists one or two targets at a time")
@@ -90,10 +92,15 @@ class Pn532Reader:
         self.unavailable_after = unavailable_after
         self.forget_after = forget_after
         self.call_timeout = call_timeout
+        self.recheck = recheck
+        # at least the daemon's miss_threshold: every miss that could count towards a removal
+        # gets its second listing
+        self.recheck_polls = recheck_polls
         self._pn: PN532 | None = None
         self._answered = False
         self._failures = 0
         self._cache: dict[bytes, _Cached] = {}
+        self._target: dict[bytes, int] = {}  # the tag a TagWriter call is working on
         self.stats = {"polls": 0, "garbled": 0, "no_answer": 0, "reads": 0, "starts": 0}
 
     # --- the wire ------------------------------------------------------------------------------
@@ -109,7 +116,7 @@ class Pn532Reader:
             raise NoAnswer(str(exc)) from None
         except BusyError as exc:
             raise NoAnswer(f"empty read ({exc})") from None
-        except OSError as exc:
+        except (OSError, PortGone) as exc:
             raise NoAnswer(f"serial port failed ({exc})", port_gone=True) from None
         except GARBLED_ERRORS as exc:
             raise Garbled(" ".join(str(a) for a in exc.args) or type(exc).__name__) from None
@@ -128,8 +135,8 @@ class Pn532Reader:
             raise NoAnswer(str(exc)) from None
         except BusyError as exc:
             raise NoAnswer(f"empty read ({exc})") from None
-        except OSError as exc:
-            raise NoAnswer(f"cannot open {self.transport.description}: {exc}", True) from None
+        except (OSError, PortGone) as exc:
+            raise NoAnswer(f"cannot reach {self.transport.description}: {exc}", True) from None
         except RuntimeError as exc:  # "Failed to detect the PN532", a missing ACK
             raise NoAnswer(" ".join(str(a) for a in exc.args)) from None
         except GARBLED_ERRORS as exc:
@@ -152,10 +159,13 @@ class Pn532Reader:
     # --- polling -------------------------------------------------------------------------------
     def poll(self) -> Poll:
         self.stats["polls"] += 1
+        self._target = {}
         try:
             if self._pn is None:
                 self._start()
             targets = self._list_targets()
+            if self.recheck and self._missing(targets):
+                targets = self._relist(targets)
         except NoAnswer as exc:
             return self._failed(exc, exc.port_gone)
         except Garbled as exc:
@@ -172,6 +182,23 @@ class Pn532Reader:
                 pass  # the next InListPassiveTarget starts afresh anyway
         self._age_cache({uid for _, uid in targets})
         return Poll(reads)
+
+    def _missing(self, targets: list[tuple[int, bytes]]) -> bool:
+        """Whether a tag seen in the last `recheck_polls` polls is missing from this listing."""
+        listed = {uid for _, uid in targets}
+        return any(
+            c.absent < self.recheck_polls and uid not in listed for uid, c in self._cache.items()
+        )
+
+    def _relist(self, first: list[tuple[int, bytes]]) -> list[tuple[int, bytes]]:
+        """List again at once: a resting tag that skipped one activation (the field fades, the
+        tag is slow to wake) answers the next, a lifted one does not. Squaring the chance of a
+        clean miss is what keeps phantom removals away (docs/nfc.md). The second listing names
+        the active targets; a tag only the first saw is kept if it needs no read."""
+        again = self._list_targets()
+        listed = {uid for _, uid in again}
+        kept = [(0, uid) for _, uid in first if uid not in listed and uid in self._cache]
+        return again + kept[: max(0, self.max_targets - len(again))]
 
     def _list_targets(self) -> list[tuple[int, bytes]]:
         resp = self._call(IN_LIST_PASSIVE_TARGET, [self.max_targets, 0x00], 1 + 15 * 2)
@@ -285,20 +312,27 @@ class Pn532Reader:
         raise TagWriteError("io", f"reader {self.name} does not answer properly: {last}")
 
     def _retry(self, uid: bytes, action: str, fn: Callable[[int], T]) -> T:
+        """Run `fn(tg)` on the tag, listing it afresh only when an attempt was torn."""
         last: Exception | None = None
+        tg = self._target.get(uid)
         for _ in range(3):
-            tg = self._ready_target(uid)
+            if tg is None:
+                tg = self._ready_target(uid)
+                self._target = {uid: tg}
             try:
                 return fn(tg)
             except TornRead as exc:
-                last = exc
+                last, tg = exc, None
+                self._target = {}
         raise TagWriteError("io", f"{action} of tag {uid.hex(':')} failed: {last}")
 
     def read_ndef(self, uid: bytes) -> bytes | None:
         self._cache.pop(uid, None)
+        self._target = {}
         return self._retry(uid, "reading", self._read_ndef)
 
     def is_locked(self, uid: bytes) -> bool:
+        self._target = {}
         return bool(self._retry(uid, "checking the locks", self._locked))
 
     def _locked(self, tg: int) -> bool:
@@ -317,7 +351,7 @@ class Pn532Reader:
 
     def write_ndef(self, uid: bytes, message: bytes) -> None:
         self._cache.pop(uid, None)
-        if self.is_locked(uid):
+        if self.is_locked(uid):  # lists the tag; the pages below reuse its target number
             raise TagWriteError("locked", f"tag {uid.hex(':')} is locked (read-only)")
         cc = self._retry(uid, "reading the capability container",
                          lambda tg: self._read16(tg, 3)[:4])

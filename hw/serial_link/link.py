@@ -355,18 +355,17 @@ class BoardLink:
             if self.hello is not None and body.get("b") != self.hello.boot:
                 self._ready = False  # an event from a boot we have not met: the board reset
             return
-        self._send("ack", seq, {})
-        if seq <= self._event_last:
-            return  # our ack was lost and the board sent it again
-        self._event_last = seq
-        name, kind = str(body.get("name")), str(body.get("kind"))
-        self.stats["events"] += 1
-        if name == "safe":
-            log.warning("the board had gone to its safe state (latch locked) while the host was "
-                        "silent; restoring latch and lights")
-            self._resync(self._desired_bodies(), drop_inflight=False)
-            return
-        self._events.append((name, kind))
+        if seq > self._event_last:  # else our ack was lost and the board sent it again
+            self._event_last = seq
+            name, kind = str(body.get("name")), str(body.get("kind"))
+            self.stats["events"] += 1
+            if name == "safe":
+                log.warning("the board had gone to its safe state (latch locked) while the host "
+                            "was silent; restoring latch and lights")
+                self._resync(self._desired_bodies(), drop_inflight=False)
+            else:
+                self._events.append((name, kind))
+        self._send("ack", seq, {})  # after queueing: once acked, the board forgets it
 
 
 def probe(port: str | None = None, timeout: float = 3.0) -> Hello:

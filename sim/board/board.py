@@ -62,12 +62,16 @@ class SimBoard:
         try:
             firmware_main.run(io=self.line, machine=SimMachine(self.recorder, self.levels),
                               neopixel=SimNeoPixelModule(self.recorder), boot=boot,
-                              proto=self.proto, trace=self._trace, stop=self._stopping)
+                              proto=self.proto, trace=self._trace, stop=self._stopping,
+                              started=self._started)
         except BaseException as e:  # noqa: BLE001 - kept for the test that started the board
             self.error = e
             with self.recorder.cond:
                 self.recorder.cond.notify_all()
             raise
+
+    def _started(self, board: Any) -> None:
+        self.firmware = board
 
     def _stopping(self) -> bool:
         return self._halt

@@ -18,6 +18,7 @@ log = logging.getLogger(__name__)
 
 PRESS_S = 0.06  # a quick tap: longer than the 20 ms debounce, far shorter than a hold
 GAP_S = 0.06  # released between two presses of the same button
+SETTLE_S = 0.05  # after a release, time for the firmware's 20 ms debounce to see it
 
 
 class WorldPins(Levels):
@@ -58,7 +59,7 @@ class WorldPins(Levels):
             if pin == self.lid_pin:
                 return 0 if self.lid_closed else 1
             spans = self._low.get(pin, [])
-            while spans and spans[0][1] < now:
+            while spans and spans[0][1] + SETTLE_S < now:
                 spans.pop(0)
             return 0 if any(a <= now <= b for a, b in spans) else 1
 
@@ -66,4 +67,5 @@ class WorldPins(Levels):
         """True while a press is still being acted out on some pin."""
         now = time.monotonic()
         with self._lock:
-            return bool(self.inputs) or any(b >= now for s in self._low.values() for _, b in s)
+            return bool(self.inputs) or any(b + SETTLE_S >= now
+                                            for s in self._low.values() for _, b in s)

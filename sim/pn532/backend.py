@@ -4,8 +4,9 @@ to an emulated PN532 whose antenna field is a reader's field in the simulated wo
 The context is the simulator's (`sim.context.make_context`): `world` (a SimWorld) and `clock`.
 Without a world (a CLI command run with `--sim`) a fresh one is made and put in the context, so
 the caller can place tags on it. Optional keys: `faults` (reader name -> FaultPlan), `timing` (a
-Timing, e.g. `INSTANT`). The chip of each reader is kept in `context["chips"][name]`, for tests
-and tools that need to reach it.
+Timing, e.g. `INSTANT`), `sim_script` ({"rest": [spec...], "taps": [spec...]}: a simulated
+hand, see sim.pn532.hand, for the `tabletap tags` commands). The chip of each reader is kept in
+`context["chips"][name]`, for tests and tools that need to reach it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from hw.pn532.transports import UartTransport
 from sim.clock import VirtualClock
 from sim.pn532.chip import Pn532Chip
 from sim.pn532.faults import FaultPlan
+from sim.pn532.hand import Hand
 from sim.pn532.port import EmulatedResetPin, EmulatedSerial
 from sim.pn532.timing import Timing, default_timing
 from sim.world import SimWorld
@@ -52,7 +54,18 @@ def build_reader(name: str, cfg: ReaderConfig, context: dict[str, Any]) -> Pn532
         ports.append(port)
         return port
 
+    script = context.get("sim_script")
+    if script:
+        hand = Hand.from_specs(
+            context["world"], name, clock, list(script.get("rest", [])),
+            list(script.get("taps", [])),
+        )
+        chip.on_command = hand.tick
+        context.setdefault("hands", {})[name] = hand
+
     reset_pin = EmulatedResetPin(chip) if cfg.reset_pin else None
+    if reset_pin is not None:
+        context.setdefault("reset_pins", {})[name] = reset_pin
     transport = UartTransport(
         open_port, cfg.timeout, (lambda: reset_pin) if reset_pin else None,
         f"emulated PN532 {name} at {cfg.baud} baud",

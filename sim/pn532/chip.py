@@ -64,6 +64,9 @@ class Pn532Chip:
     timing: Timing = field(default_factory=default_timing)
     faults: FaultPlan = field(default_factory=FaultPlan)
     log: list[str] = field(default_factory=list)  # command names, for tests that count exchanges
+    # called with each command code before the chip acts on it: a test or a simulated hand can
+    # change the world at exactly that moment (a tag lifted between listing and reading)
+    on_command: Callable[[int], None] | None = None
     _buf: bytearray = field(default_factory=bytearray)
     _awake: bool = False
     _was_powered: bool = True
@@ -141,6 +144,8 @@ class Pn532Chip:
         if len(payload) < 2 or payload[0] != HOST_TFI:
             return [Reply(t.ack_delay, ACK), Reply(t.simple_command, ERROR_FRAME)]
         cmd, params = payload[1], payload[2:]
+        if self.on_command is not None:
+            self.on_command(cmd)
         fault = self.faults.take(cmd)
         if fault == "vanish":
             self._off_until = now + self.faults.vanish_seconds

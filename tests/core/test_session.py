@@ -72,3 +72,18 @@ def test_a_rejection_changes_neither_state_nor_journal(tmp_path: Path):
     assert engine.state_to_json(daemon.session.state) == before
     assert daemon.session.journal.path.read_text() == journal_before
     assert daemon.session.outputs.lights.pattern == "rejected"
+
+
+def test_oversiege_turn_lights_show_how_many_cards_to_draw(tmp_path: Path):
+    """Issue: "the lights show how many cards the next player draws"."""
+    from controller.config import Config
+    from controller.runtime import GameSpec, open_table
+    from sim.context import make_context
+
+    cfg = Config.model_validate({"state_dir": str(tmp_path), "lights": {"feedback_seconds": 1}})
+    ctx = make_context()
+    daemon = open_table(cfg, ctx, ctx["clock"], GameSpec("oversiege", ["red", "blue"], 1),
+                        new=True)
+    lights = daemon.session.outputs.lights
+    assert lights.pattern == "turn" and lights.history[-1][2] == "red"
+    assert lights.counts[-1] == 3  # an intact castle draws three (placeholder data)

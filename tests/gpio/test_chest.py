@@ -106,7 +106,7 @@ def test_never_past_the_pulse_limits(limits, fractions, pulses, travel, moves):
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
     lo, hi = limits
-    pick = [lo + (hi - lo) * f for f in fractions]
+    pick = [min(max(lo + (hi - lo) * f, min(lo, hi)), max(lo, hi)) for f in fractions]
     assume(pick[0] != pick[1])  # the config refuses a latch that never moves
     cfg = ServoConfig(min_angle=lo, max_angle=hi, open_angle=pick[0], closed_angle=pick[1],
                       min_pulse_width=pulses[0], max_pulse_width=pulses[1],

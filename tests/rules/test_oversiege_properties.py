@@ -29,6 +29,7 @@ TABLES = st.sampled_from([
     (["red", "blue", "green", "yellow"], {}),
     (["red", "blue", "green", "yellow"], {"teams": [["red", "green"], ["blue", "yellow"]]}),
     (["a", "b", "c"], {"teams": [["a"], ["b", "c"]]}),
+    (["red", "blue", "green"], {"first_crown_wins": True}),
 ])
 
 
@@ -62,7 +63,8 @@ def check_invariants(state: OversiegeState) -> None:
         assert set(side.destroyed) <= {"tower/1", "tower/2", "tower/3", "tower/4", "entrance"}
     if state.winners:
         assert state.winners in state.teams  # one whole team, never two
-        assert all(not state.in_game(p) for p in state.players if p not in state.winners)
+        if not state.first_crown_wins:
+            assert all(not state.in_game(p) for p in state.players if p not in state.winners)
         assert E.current_player(state) is None
     else:
         assert state.in_game(state.current)

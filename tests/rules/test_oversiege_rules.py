@@ -414,6 +414,14 @@ def test_double_takes_the_blockade_and_one_more_card():
     assert s.sides["blue"].blockade is None and s.sides["blue"].armaments == []
 
 
+def test_double_at_a_card_and_its_blockade_hits_the_blockade_first():
+    """BLOCKADE: "simultaneously destroy the blockade and another element": the order the two
+    targets are tapped in does not matter (decision)."""
+    s = play(blockaded_blue(), action="attack", card=card("red", "double-stone/1"),
+             targets=[card("blue", "tower/1"), card("blue", "blockade/1")])
+    assert s.sides["blue"].blockade is None and s.sides["blue"].destroyed == ["tower/1"]
+
+
 def test_key_cannot_open_a_blockaded_chamber():
     """BLOCKADE: "they cannot use the key to open the chamber" while it is placed."""
     s = game(("blue", "red"), setup={"destroyed": {"blue": [*ALL_TOWERS, "entrance"]}})
@@ -518,6 +526,22 @@ def test_bridge_team_wins_when_both_opponents_are_out():
     s = play(s, action="key", card=card("red", "key/1"), target=card("yellow", "chamber"))
     assert sorted(E.winners(s)) == ["green", "red"]
     assert E.scores(s) == {"red": 1, "blue": 0, "green": 1, "yellow": 0}
+
+
+def test_option_first_crown_wins_ends_a_group_game_at_once():
+    """KEY: "Play the key from your hand to open the chamber and win the game"; the option
+    reads that literally in group play too (decision: off by default)."""
+    teams = {"teams": [["red", "green"], ["blue", "yellow"]], "first_crown_wins": True}
+    s = game(("red", "blue", "green", "yellow"), teams,
+             {"destroyed": {"blue": [*ALL_TOWERS, "entrance"]}})
+    s = play(s, action="key", card=card("red", "key/1"), target=card("blue", "chamber"))
+    assert sorted(E.winners(s)) == ["green", "red"]
+    s = game(("red", "blue", "green"), {"first_crown_wins": True},
+             {"destroyed": {"green": [*ALL_TOWERS, "entrance"]}})
+    s = play(s, action="key", card=card("red", "key/1"), target=card("green", "chamber"))
+    assert E.winners(s) == ["red"] and E.scores(s) == {"red": 1, "blue": 0, "green": 0}
+    with pytest.raises(Rejection):
+        E.new_game(["red", "blue"], 0, {"first_crown_wins": "yes"}, {})
 
 
 def test_partners_are_never_targets():

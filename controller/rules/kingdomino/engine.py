@@ -304,6 +304,7 @@ class KingdominoEngine:
         k.cells[first] = domino.left
         k.cells[second] = domino.right
         k.placed.append(number)
+        s.line = [x for x in s.line if x.domino != number]  # it left the line for the kingdom
         events.append(Event(
             "placed", f"{player} places domino {number} at {list(first)} facing {a.facing}.",
             {"player": player, "domino": number, "at": list(first), "facing": a.facing},
@@ -339,6 +340,7 @@ class KingdominoEngine:
                 f"facing {p.facing}); only a domino with nowhere to go is discarded.",
             )
         k.discards.append(number)
+        s.line = [x for x in s.line if x.domino != number]
         events.append(Event("discarded", f"{player} discards domino {number}: it fits nowhere.",
                             {"player": player, "domino": number}))
         self._after_place(s, events)

@@ -98,6 +98,7 @@ def _gem(parts: list[str], line: int, size: int, cells: dict[Pos, Square]) -> Pl
         raise KingdomFileError(
             line, f"a gem's corner is named by its north-west square: row and column 0..{size - 2}"
         )
+    quarters = tuple(_quarter(t, line) for t in parts[4:8])
     corner = (row, col)
     if not is_treasure_corner(cells, corner):
         around = " ".join(
@@ -107,7 +108,6 @@ def _gem(parts: list[str], line: int, size: int, cells: dict[Pos, Square]) -> Pl
             line, f"the gem at {row} {col} is not on the corner of four different landscapes "
             f"(nw ne se sw: {around})"
         )
-    quarters = tuple(_quarter(t, line) for t in parts[4:8])
     return PlacedGem(kind, corner, quarters)  # type: ignore[arg-type]
 
 

@@ -112,6 +112,7 @@ class OversiegeEngine:
             "game": self.name,
             "players": list(state.players),
             "teams": [list(t) for t in state.teams] if state.bridge else None,
+            "first_crown_wins": state.first_crown_wins,
             "turn": self.current_player(state),
             "turn_number": state.turn_number,
             "drawn": state.drawn,
@@ -243,7 +244,10 @@ class OversiegeEngine:
             raise Rejection("same-target", "A double projectile needs two different targets.")
         events = [Event("attack", f"{attacker} fires {piece.id}.",
                         {"player": attacker, "card": piece.id})]
-        for target in action.targets:
+        # A blockade named as a target is hit first, whatever order it was tapped in: "the
+        # blockade and another element" is one shot, not a race between the two.
+        blockades = {side.blockade for side in state.sides.values()}
+        for target in sorted(action.targets, key=lambda t: t not in blockades):
             events.append(self._hit(state, attacker, piece.part, target))
         side = state.sides[attacker]
         side.hand -= 1
@@ -373,6 +377,8 @@ class OversiegeEngine:
                   {"player": player, "chamber": victim}),
         ]
         alive = [t for t in state.teams if any(state.in_game(p) for p in t)]
+        if state.first_crown_wins:
+            alive = [state.team_of(player)]
         if len(alive) == 1:
             state.winners = list(alive[0])
             names = " and ".join(state.winners)

@@ -22,9 +22,12 @@ def _bad(message: str) -> Rejection:
 
 
 def _teams(players: list[str], options: JSON) -> tuple[list[list[str]], bool]:
-    unknown = set(options) - {"teams"}
+    unknown = set(options) - {"teams", "first_crown_wins"}
     if unknown:
-        raise _bad(f"Unknown Oversiege option {sorted(unknown)[0]!r}; the only option is teams.")
+        raise _bad(
+            f"Unknown Oversiege option {sorted(unknown)[0]!r}; options are teams and "
+            "first_crown_wins."
+        )
     raw: Any = options.get("teams")
     if raw is None:
         return [[p] for p in players], False
@@ -53,6 +56,20 @@ def _destroyed(players: list[str], raw: Any) -> dict[str, list[str]]:
     return out
 
 
+def _hands(players: list[str], raw: Any, deck_size: int) -> dict[str, int]:
+    """Cards held before the first draw (the rulebook's two, unless a scenario says more)."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise _bad("setup.hands maps a player to the number of cards they hold at the start.")
+    for player, n in raw.items():
+        if player not in players:
+            raise _bad(f"setup.hands: {player!r} is not a player.")
+        if isinstance(n, bool) or not isinstance(n, int) or not HAND_KEPT <= n <= deck_size:
+            raise _bad(f"setup.hands: a hand holds {HAND_KEPT} to {deck_size} cards.")
+    return dict(raw)
+
+
 def build_state(
     players: list[str], seed: int, options: JSON, setup: JSON, cards: Cards
 ) -> OversiegeState:
@@ -64,20 +81,29 @@ def build_state(
     for p in players:
         if not isinstance(p, str) or not _DECK_NAME.match(p):
             raise _bad(f"{p!r} cannot name a deck: use lower-case letters, digits and '-'.")
-    teams, bridge = _teams(players, options or {})
+    options = options or {}
+    teams, bridge = _teams(players, options)
+    first_crown_wins = options.get("first_crown_wins", False)
+    if not isinstance(first_crown_wins, bool):
+        raise _bad("options.first_crown_wins is true or false.")
     setup = setup or {}
-    unknown = set(setup) - {"first", "destroyed"}
+    unknown = set(setup) - {"first", "destroyed", "hands"}
     if unknown:
-        raise _bad(f"Unknown Oversiege setup {sorted(unknown)[0]!r}; use first or destroyed.")
+        raise _bad(
+            f"Unknown Oversiege setup {sorted(unknown)[0]!r}; use first, destroyed or hands."
+        )
     first = setup.get("first", players[0])
     if first not in players:
         raise _bad(f"setup.first: {first!r} is not a player.")
     destroyed = _destroyed(players, setup.get("destroyed"))
+    hands = _hands(players, setup.get("hands"), cards.deck_size)
     sides = {
-        p: Side(hand=HAND_KEPT, deck=cards.deck_size - HAND_KEPT, destroyed=destroyed.get(p, []))
+        p: Side(hand=hands.get(p, HAND_KEPT), deck=cards.deck_size - hands.get(p, HAND_KEPT),
+                destroyed=destroyed.get(p, []))
         for p in players
     }
     return OversiegeState(
         players=list(players), teams=teams, bridge=bridge, seed=seed,
+        first_crown_wins=first_crown_wins,
         turn=players.index(first), sides=sides,
     )

@@ -48,6 +48,7 @@ class OversiegeState(BaseModel):
     players: list[str]  # deck names, seats in turn order
     teams: list[list[str]]  # one team per player in free-for-all
     bridge: bool
+    first_crown_wins: bool = False  # option: the first chamber opened ends a group game
     seed: int
     turn: int  # index into players
     turn_number: int = 1

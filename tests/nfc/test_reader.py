@@ -1,0 +1,210 @@
+"""The hw PN532 reader adapter, through the real adafruit driver, over the emulated chip."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.identity import decode_piece
+from controller.ports import Poll, ReaderUnavailable, TagReader
+from sim.world import SimTag
+
+GOLD = "magic-keys/key/gold"
+PURPLE = "magic-keys/key/purple/1"
+
+
+def pieces(poll: Poll) -> list[str]:
+    return sorted(decode_piece(t.ndef) for t in poll.tags)
+
+
+def test_reader_is_a_tag_reader_and_construction_touches_nothing(table):
+    reader = table.reader()
+    assert isinstance(reader, TagReader)
+    assert table.chip().log == []  # first contact happens in the first poll
+
+
+def test_empty_field_then_one_tag_then_two(table):
+    reader = table.reader()
+    assert reader.poll() == Poll()
+    table.world.place("chest", SimTag.for_piece(GOLD))
+    assert pieces(reader.poll()) == [GOLD]
+    table.world.place("chest", SimTag.for_piece(PURPLE))
+    assert pieces(reader.poll()) == [GOLD, PURPLE]
+    table.world.remove("chest", SimTag.for_piece(GOLD).uid)
+    assert pieces(reader.poll()) == [PURPLE]
+
+
+def test_a_resting_tag_is_not_read_again(table):
+    reader = table.reader()
+    table.world.place("chest", SimTag.for_piece(GOLD))
+    reader.poll()
+    log = table.chip().log
+    log.clear()
+    for _ in range(5):
+        assert pieces(reader.poll()) == [GOLD]
+    assert log.count("in_data_exchange") == 0
+    assert log.count("in_list_passive_target") == 5
+
+
+def test_several_readers_at_once(table):
+    chest, pond = table.reader("chest"), table.reader("pond")
+    table.world.place("pond", SimTag.for_piece(GOLD))
+    assert chest.poll() == Poll()
+    assert pieces(pond.poll()) == [GOLD]
+
+
+def test_long_message_on_an_ntag216_takes_several_reads(table):
+    message = b"\xd1\x01" + bytes([200]) + b"U\x00" + b"tabletap:" + b"a" * 199
+    tag = SimTag(uid=bytes.fromhex("04112233445566"), ndef=message, model="ntag216")
+    table.world.place("chest", tag)
+    poll = table.reader().poll()
+    assert poll.tags[0].ndef == message
+    assert table.chip().log.count("in_data_exchange") == 14  # 3 + 4*13 pages: 55 pages -> 14
+
+
+def test_blank_foreign_and_unformatted_tags(table):
+    reader = table.reader()
+    table.world.place("chest", SimTag.blank("one"))
+    assert reader.poll().tags[0].ndef == b""
+    table.world.field_of("chest").clear()
+    table.world.place("chest", SimTag(uid=bytes.fromhex("04deadbeef0001"), ndef=None))
+    read = reader.poll().tags[0]
+    assert read.ndef is None and read.error is None
+
+
+# --- faults -----------------------------------------------------------------------------------
+def test_dropped_reply_is_garbled_and_the_chip_is_reinitialised(table):
+    reader = table.reader()
+    table.world.place("chest", SimTag.for_piece(GOLD))
+    reader.poll()
+    table.chip().faults.arm("drop", 0x4A)
+    assert reader.poll() == Poll(garbled=True)
+    table.chip().log.clear()
+    assert pieces(reader.poll()) == [GOLD]
+    assert table.chip().log[:3] == ["sam_configuration", "firmware", "rf_configuration"]
+
+
+def test_corrupt_checksum_is_garbled(table):
+    reader = table.reader()
+    table.world.place("chest", SimTag.for_piece(GOLD))
+    reader.poll()
+    table.chip().faults.arm("corrupt", 0x4A)
+    assert reader.poll() == Poll(garbled=True)
+    assert pieces(reader.poll()) == [GOLD]
+
+
+def test_tag_fading_from_one_listing_is_listed_again_at_once(table):
+    reader = table.reader()
+    table.world.place("chest", SimTag.for_piece(GOLD))
+    reader.poll()
+    table.chip().log.clear()
+    table.chip().faults.arm("fade", 0x4A)
+    assert pieces(reader.poll()) == [GOLD]
+    assert table.chip().log.count("in_list_passive_target") == 2
+    # fading from both listings of one poll is a clean miss; the tag is back on the next poll
+    table.chip().faults.arm("fade", 0x4A)
+    table.chip().faults.arm("fade", 0x4A)
+    assert reader.poll() == Poll()
+    assert pieces(reader.poll()) == [GOLD]
+
+
+def test_tag_leaving_in_the_middle_of_a_read(table):
+    reader = table.reader()
+    table.world.place("chest", SimTag.for_piece(GOLD))
+    table.chip().faults.arm("fade", 0x40)  # the NDEF read's exchange gets no answer from the tag
+    torn = reader.poll().tags[0]
+    assert torn.ndef is None and "stopped answering" in torn.error
+    assert pieces(reader.poll()) == [GOLD]  # not cached: read again, cleanly
+
+
+def test_tag_lifted_between_listing_and_reading(table):
+    """A real lift mid-read: the world changes while the adapter is between exchanges."""
+    reader = table.reader()
+    tag = SimTag.for_piece(GOLD)
+    table.world.place("chest", tag)
+    table.chip().on_command = lambda cmd: cmd == 0x40 and table.world.remove("chest", tag.uid)
+    torn = reader.poll().tags[0]
+    assert torn.ndef is None and torn.error
+    assert reader.poll() == Poll()
+
+
+# --- supervision ------------------------------------------------------------------------------
+def test_reader_missing_at_start_raises_unavailable_on_first_poll(table):
+    table.world.missing_readers.add("chest")
+    reader = table.reader()
+    with pytest.raises(ReaderUnavailable, match="chest"):
+        reader.poll()
+    t0 = table.clock.now()
+    with pytest.raises(ReaderUnavailable):
+        reader.poll()
+    assert table.clock.now() - t0 < 0.1  # one frame timeout, not the driver's 1.5 s
+    table.world.missing_readers.discard("chest")
+    table.world.place("chest", SimTag.for_piece(GOLD))
+    assert pieces(reader.poll()) == [GOLD]
+
+
+def test_reader_vanishing_then_returning(table):
+    reader = table.reader()
+    table.world.place("chest", SimTag.for_piece(GOLD))
+    assert pieces(reader.poll()) == [GOLD]
+    table.world.missing_readers.add("chest")
+    # a reader that answered before gets a few polls' grace: one lost reply is not an outage
+    assert reader.poll() == Poll(garbled=True)
+    assert reader.poll() == Poll(garbled=True)
+    with pytest.raises(ReaderUnavailable):
+        reader.poll()
+    with pytest.raises(ReaderUnavailable):
+        reader.poll()
+    table.world.missing_readers.discard("chest")
+    # it came back power-cycled (asleep, retries for ever): the adapter wakes and configures it
+    assert pieces(reader.poll()) == [GOLD]
+    assert table.chip().max_retries_passive == 1
+
+
+def test_vanish_fault_comes_back_by_itself(table):
+    reader = table.reader()
+    table.world.place("chest", SimTag.for_piece(GOLD))
+    reader.poll()
+    table.chip().faults.arm("vanish")
+    results = []
+    for _ in range(8):
+        try:
+            results.append(reader.poll())
+        except ReaderUnavailable:
+            results.append("missing")
+        table.clock.sleep(0.1)
+    assert results[0] == Poll(garbled=True)
+    assert pieces(results[-1]) == [GOLD]
+
+
+def test_serial_port_unplugged_is_reopened(table):
+    reader = table.reader()
+    table.world.place("chest", SimTag.for_piece(GOLD))
+    reader.poll()
+    ports = table.context["ports"]["chest"]
+    ports[-1].unplugged = True
+    assert reader.poll() == Poll(garbled=True)
+    assert not ports[0].is_open
+    assert pieces(reader.poll()) == [GOLD]
+    assert len(ports) == 2
+
+
+def test_reset_pin_is_pulsed_at_every_start(table):
+    reader = table.reader(reset_pin="D6")
+    reader.poll()
+    table.chip().faults.arm("drop", 0x4A)
+    reader.poll()
+    reader.poll()
+    assert table.context["reset_pins"]["chest"].pulses == 2
+    assert table.chip().log.count("sam_configuration") == 2
+
+
+def test_poll_time_follows_the_baud_rate(table):
+    fast, slow = table.reader("a"), table.reader("b", baud=9600)
+    for r in (fast, slow):
+        r.poll()
+    t0 = table.clock.now()
+    fast.poll()
+    t1 = table.clock.now()
+    slow.poll()
+    t2 = table.clock.now()
+    assert (t2 - t1) > 5 * (t1 - t0)

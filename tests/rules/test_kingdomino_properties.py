@@ -1,0 +1,98 @@
+"""Random legal Kingdomino games: what must hold after every action, whatever is played."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from controller.rules.base import Rejection
+from controller.rules.kingdomino import ENGINE, KingdominoState
+from controller.rules.kingdomino.actions import Action
+from controller.rules.kingdomino.dominoes import CASTLE
+from controller.rules.kingdomino.kingdom import bounds, is_treasure_corner
+from controller.rules.kingdomino.kingdom_file import parse_kingdom
+from controller.rules.kingdomino.scoring import score_kingdom
+from controller.rules.kingdomino.setup import domino_count
+from controller.rules.kingdomino.treasures import all_tokens
+
+GAMES = st.sampled_from([
+    (["a", "b"], {}),
+    (["a", "b", "c"], {}),
+    (["a", "b", "c", "d"], {}),
+    (["a", "b"], {"mighty_duel": True, "middle_kingdom": True, "harmony": True}),
+    (["a", "b", "c"], {"treasures": False, "harmony": True}),
+])
+
+
+def _check_invariants(s: KingdominoState, cross_check: bool = False) -> None:
+    # Dominoes are conserved: each of the game's dominoes is in exactly one place.
+    where = list(s.deck) + [x.domino for x in s.line] + [x.domino for x in s.next_line]
+    for k in s.kingdoms.values():
+        where += k.placed + k.discards
+    assert len(where) == len(set(where))
+    if not s.results:  # (a Dynasty's later games draw afresh)
+        assert len(where) == domino_count(len(s.players), s.options["mighty_duel"])
+    # Kingdoms are legal: one castle at the origin, within size×size, two squares per domino.
+    for k in s.kingdoms.values():
+        assert k.cells[(0, 0)].terrain == CASTLE
+        assert sum(1 for sq in k.cells.values() if sq.terrain == CASTLE) == 1
+        rmin, rmax, cmin, cmax = bounds(k.cells)
+        assert rmax - rmin < s.size and cmax - cmin < s.size
+        assert len(k.cells) == 1 + 2 * len(k.placed)
+        for g in k.gems:
+            assert is_treasure_corner(k.cells, g.corner)
+    # Treasure tokens are conserved.
+    if s.options["treasures"]:
+        tokens = list(s.face_up) + list(s.bag) + [
+            g.token for k in s.kingdoms.values() for g in k.gems
+        ]
+        assert sorted(tokens) == sorted(all_tokens())
+        assert len(s.face_up) + s.reveals <= 2
+    # The score is the sum over territories (and the same as the kingdom file's).
+    for p, k in s.kingdoms.items():
+        b = ENGINE.breakdown(s, p)
+        assert b.score == sum(t.points for t in b.territories) + sum(b.bonuses.values())
+        if not cross_check:
+            continue
+        from_file = parse_kingdom(ENGINE.public_view(s)["kingdoms"][p]["file"])
+        assert score_kingdom(from_file.cells, from_file.gems).score == score_kingdom(
+            k.cells, k.gems).score
+
+
+@settings(max_examples=12, deadline=None)
+@given(game=GAMES, seed=st.integers(0, 2**31), choices=st.integers(0, 2**31))
+def test_random_legal_games(game: tuple[list[str], dict], seed: int, choices: int) -> None:
+    players, options = game
+    start = ENGINE.new_game(players, seed, options, {})
+    rng = random.Random(choices)
+    s = start
+    journal: list[dict] = []
+    steps = 0
+    while not ENGINE.is_over(s):
+        legal = ENGINE.legal_actions(s)
+        assert legal, "a game that is not over always has a legal action"
+        action = rng.choice(legal)
+        before = ENGINE.state_to_json(s)
+        if steps % 7 == 0:  # an illegal move now and then: refused, state untouched
+            try:
+                ENGINE.apply(s, Action("claim", domino=49 - (steps % 48)))
+            except Rejection:
+                pass
+            assert ENGINE.state_to_json(s) == before
+        out = ENGINE.apply(s, action)
+        assert ENGINE.state_to_json(s) == before  # apply never mutates its input
+        journal.append(ENGINE.action_to_json(out.action))
+        s = out.state
+        data = ENGINE.state_to_json(s)
+        assert ENGINE.state_to_json(ENGINE.state_from_json(data)) == data
+        _check_invariants(s, cross_check=steps % 10 == 0)
+        steps += 1
+    _check_invariants(s, cross_check=True)
+    assert ENGINE.winners(s)
+    # Replaying the journal gives the same state.
+    r = ENGINE.new_game(players, seed, options, {})
+    for entry in journal:
+        r = ENGINE.apply(r, ENGINE.action_from_json(entry)).state
+    assert ENGINE.state_to_json(r) == ENGINE.state_to_json(s)

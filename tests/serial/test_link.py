@@ -1,0 +1,150 @@
+"""The host link against the simulated Pico over a pseudo-terminal, with real pyserial."""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from pathlib import Path
+
+import pytest
+
+from controller.ports import InputEvent
+from firmware import protocol, servo
+from hw.serial_link import BoardLink, LinkError, ProtocolMismatch, probe
+from sim.board import SimBoard
+
+AMBER = ((255, 120, 0),) * 12
+CLOSED = servo.duty_u16(500 + 60 / 180 * 2000)  # -30 degrees with the default limits
+OPEN = servo.duty_u16(500 + 150 / 180 * 2000)  # 60 degrees
+
+
+def link_to(board: SimBoard, **cfg: object) -> BoardLink:
+    config = {"travel_s": 0.0} | cfg  # the servo jumps: tests wait for positions, not travel
+    link = BoardLink(board.port, board_config=config, retry=0.02, backoff=(0.01, 0.1),
+                     host_timeout=float(cfg.get("host_timeout", 3.0))).start()
+    link.wait_hello(3)
+    assert link.wait_idle(3)  # the board has its config
+    return link
+
+
+def test_probe_reads_the_hello(board: SimBoard) -> None:
+    hello = probe(board.port, timeout=3)
+    assert hello.proto == protocol.VERSION and hello.fw == "1.0.0"
+    assert {"servo", "neopixel", "buttons", "watchdog"} <= set(hello.caps)
+    assert hello.boot == board.boot and hello.port == board.port
+    assert board.recorder.wdt_feeds > 0
+
+
+def test_a_board_speaking_another_protocol_is_refused_with_a_way_out() -> None:
+    board = SimBoard(proto=protocol.VERSION + 1).start()
+    try:
+        with pytest.raises(ProtocolMismatch) as err:
+            probe(board.port, timeout=3)
+        assert f"tabletap firmware flash --port {board.port}" in str(err.value)
+        assert f"protocol {protocol.VERSION + 1}" in str(err.value)
+        link = BoardLink(board.port).start()
+        with pytest.raises(ProtocolMismatch):
+            link.wait_hello(3)
+        with pytest.raises(ProtocolMismatch):
+            link.submit({"op": "latch", "open": True})
+        link.close()
+        assert board.recorder.executed == []
+    finally:
+        board.close()
+
+
+def test_nothing_answering_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(LinkError, match="no answer from .*nothing-here"):
+        probe(str(tmp_path / "nothing-here"), timeout=0.2)
+
+
+def test_the_link_waits_for_a_board_plugged_in_later(tmp_path: Path) -> None:
+    port = tmp_path / "ttyACM-tabletap-pico"
+    link = BoardLink(str(port), backoff=(0.01, 0.05)).start()
+    board = SimBoard(directory=tmp_path)
+    try:
+        ticket = link.submit({"op": "latch", "open": True})
+        board.start()
+        assert ticket.wait(3) and ticket.ok
+        assert [e.seq for e in board.recorder.executed] == [ticket.seq]
+    finally:
+        link.close()
+        board.close()
+
+
+def test_an_unplug_loses_nothing_and_runs_nothing_twice(board: SimBoard) -> None:
+    link = link_to(board)
+    try:
+        assert link.submit({"op": "latch", "open": True}).wait(2)
+        board.unplug()
+        ticket = link.submit({"op": "latch", "open": False})
+        assert not ticket.wait(0.1)  # nowhere to send it
+        board.replug()
+        assert ticket.wait(3) and ticket.ok
+        assert link.stats["connects"] == 2
+        assert [e.body["op"] for e in board.recorder.executed] == ["cfg", "latch", "latch"]
+        assert board.recorder.wait_for(lambda: board.recorder.duty(16) == CLOSED)
+    finally:
+        link.close()
+
+
+def test_after_a_board_reset_the_host_restores_config_latch_and_lights(board: SimBoard) -> None:
+    link = link_to(board, closed_angle=-45)
+    try:
+        link.submit({"op": "show", "pattern": "turn", "colour": "blue"})
+        assert link.submit({"op": "latch", "open": True}).wait(2)
+        first_boot = board.boot
+        board.reset()
+        rec = board.recorder
+        assert rec.wait_for(lambda: any(e.boot != first_boot for e in rec.executed)
+                            and link.wait_idle(0) and rec.duty(16) == OPEN, 3)
+        after = [e.body for e in rec.executed if e.boot == board.boot]
+        assert after[0]["op"] == "cfg" and sorted(b["op"] for b in after[1:]) == ["latch", "show"]
+        assert after[0]["closed_angle"] == -45
+        assert rec.wait_for(lambda: rec.colours() == ((0, 0, 255),) * 12)
+        assert link.stats["resyncs"] >= 2
+    finally:
+        link.close()
+
+
+def test_a_silent_host_leaves_the_board_locked_and_amber(board: SimBoard) -> None:
+    link = link_to(board, host_timeout=0.5)
+    rec = board.recorder
+    try:
+        link.submit({"op": "show", "pattern": "accepted"})
+        assert link.submit({"op": "latch", "open": True}).wait(2)
+        assert rec.wait_for(lambda: rec.duty(16) == OPEN)
+        board.unplug()  # the host hears nothing and can say nothing
+        assert rec.wait_for(lambda: rec.duty(16) == CLOSED and rec.colours() == AMBER, 3)
+        safe_at = len(rec.executed)
+        board.replug()
+        # The board reports it was in its safe state; the host puts latch and lights back.
+        assert rec.wait_for(lambda: rec.duty(16) == OPEN
+                            and rec.colours() == ((0, 200, 0),) * 12, 3)
+        assert sorted(e.body["op"] for e in rec.executed[safe_at:]) == ["latch", "show"]
+        assert link.events() == []  # the safe notice is the link's business, not a button
+    finally:
+        link.close()
+
+
+def test_presses_arrive_once_each_over_a_noisy_line() -> None:
+    inputs: deque[InputEvent] = deque()
+    board = SimBoard(inputs=inputs, seed=5, corrupt=0.02, hold_s=0.2).start()
+    link = link_to(board, hold_ms=200)
+    got: list[tuple[str, str]] = []
+    done = threading.Event()
+    try:
+        for name in ["end-turn", "roll", "end-turn", "roll", "end-turn"]:
+            inputs.append(InputEvent(name, "press"))
+        inputs.append(InputEvent("roll", "hold"))
+        for _ in range(300):
+            got += link.events()
+            if len(got) >= 6:
+                break
+            done.wait(0.01)
+        assert sorted(got) == sorted([("end-turn", "press")] * 3 + [("roll", "press")] * 2
+                                     + [("roll", "hold")])
+        assert link.stats["bad_frames"] > 0 or board.line.stats.flipped > 0
+    finally:
+        link.close()
+        board.close()

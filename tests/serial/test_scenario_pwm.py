@@ -1,0 +1,46 @@
+"""Done means: a true key in a scenario opens the latch on the Pico wiring, shown by the PWM duty
+the firmware put on the (stand-in) servo pin, with the whole daemon running the scenario."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from firmware import servo
+from sim.scenario.model import load
+from sim.scenario.runner import ScenarioRun
+
+DEMO = Path(__file__).parents[2] / "scenarios" / "magic-keys" / "demo-three-players.yaml"
+DUTY = {"open": servo.duty_u16(500 + 2000 * 150 / 180),  # 60 degrees on -90..90, 0.5-2.5 ms
+        "closed": servo.duty_u16(500 + 2000 * 60 / 180)}  # -30 degrees
+
+
+def test_a_true_key_opens_the_latch_on_the_pico_wiring() -> None:
+    scenario = load(str(DEMO))
+    scenario.config = {**scenario.config, "backend": "serial",
+                       "chest": {"servo": {"travel_seconds": 0.1}}}
+    run = ScenarioRun(scenario)
+    pico = run.context["pico"]  # the simulated board the serial backend talks to
+    rec = pico.recorder
+    assert rec.wait_for(lambda: rec.duty(16) == DUTY["closed"])  # it boots latched
+    checked = 0
+    try:
+        for step in scenario.steps:
+            run._do(step)
+            expect = step.value if step.action == "expect" else step.expect
+            failure = run.check(step, expect or {})
+            assert failure is None, failure.describe(scenario.path)
+            if "chest" in (expect or {}):
+                want = DUTY[expect["chest"]]
+                assert rec.wait_for(lambda want=want: rec.duty(16) == want, 3), (
+                    f"step {step.index}: servo duty {rec.duty(16)}, expected {want}")
+                checked += 1
+    finally:
+        run.close()
+    assert pico.error is None
+    assert checked >= 5
+    first = scenario.steps[1]
+    assert first.value.piece == "magic-keys/key/purple/1" and first.expect["chest"] == "open"
+    duties = [d for _, pin, d in rec.pwm if pin == 16 and d]
+    assert max(duties) == DUTY["open"] and min(duties) == DUTY["closed"]
+    executed = [e.body["op"] for e in rec.executed]
+    assert executed[0] == "cfg" and executed.count("latch") >= 2
