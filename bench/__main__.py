@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-MODULES: list[str] = ["core", "oversiege", "kingdomino"]
+MODULES: list[str] = ["core", "oversiege", "kingdomino", "serial", "nfc", "gpio"]
 
 
 def main(argv: list[str]) -> int:

@@ -72,6 +72,9 @@ def open_table(
         except Rejection as exc:
             raise StartError(exc.message) from None
         journal.start(header)
+        # Some games announce their set-up (Kingdomino's first line); engines may offer it.
+        for event in getattr(engine, "opening_events", lambda _state: ())(state):
+            narrate(f"  {event.text}")
     assert engine is not None and header is not None
     table = table_for(header.game)
     readers = build_readers(config, context)

@@ -148,3 +148,31 @@ def test_doctor_sim_asks_the_simulated_pico_for_its_hello(tmp_path, capsys):
     status = lines_of(out)
     assert status["board"] == "ok" and "simulated Pico answers: tabletap firmware" in out
     assert status["button end-turn (GP14)"] == "ok" and status["lid switch (GP12)"] == "ok"
+
+
+def test_at_the_table_on_mock_pins(tmp_path, capsys, monkeypatch):
+    """Without --sim: the pin factory comes from GPIOZERO_PIN_FACTORY (gpiozero's mock with PWM
+    pins standing in for lgpio), each reader is built on its own so one bad reader does not hide
+    the others, and --press waits for presses nobody makes."""
+    from gpiozero import Device
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    monkeypatch.setenv("GPIOZERO_MOCK_PIN_CLASS", "mockpwmpin")
+    monkeypatch.setattr("controller.commands.doctor.LIGHT_SECONDS", 0.0)  # nobody is watching
+    box = tmp_path / "box.yaml"
+    box.write_text(GPIO_BOX + "readers:\n  chest: {transport: uart}\n  pond: {transport: sim}\n")
+    try:
+        code = main(["doctor", "--config", str(box), "--press", "--press-timeout", "0.05"])
+    finally:
+        if Device.pin_factory is not None:
+            Device.pin_factory.close()
+    out = capsys.readouterr().out
+    status = lines_of(out)
+    assert code == 1
+    assert status["reader chest"] == "failed" and "needs `port:`" in out
+    assert status["reader pond"] == "ok"
+    assert status["chest servo (GPIO18)"] == "ok" and "did you see and hear it move?" in out
+    assert status["lights"] == "ok"
+    assert status["button end-turn (GPIO17)"] == "failed" and "no press within 0.05 s" in out
+    assert status["lid switch (GPIO22)"] == "ok" and "reads open" in out

@@ -109,7 +109,8 @@ def check_reader(name: str, reader: TagReader, transport: str) -> Finding:
     try:
         poll = reader.poll()
     except ReaderUnavailable as exc:
-        return Finding("failed", device, f"does not answer: {exc}; {READER_HINTS[transport]}")
+        hint = READER_HINTS.get(transport, "check its wiring and power")
+        return Finding("failed", device, f"{exc or 'does not answer'}; {hint}")
     firmware = _firmware(reader)
     tags = len(poll.tags)
     field = "nothing on it" if not tags else f"{tags} tag{'s' if tags > 1 else ''} on it"
@@ -122,15 +123,17 @@ def check_reader(name: str, reader: TagReader, transport: str) -> Finding:
 
 
 def check_readers(config: Config, context: dict[str, Any]) -> list[Finding]:
-    try:
-        readers = build_readers(config, context)
-    except Exception as exc:  # noqa: BLE001 - e.g. a uart reader without `port:`
-        return [Finding("failed", "readers", str(exc))]
     findings = []
-    for name, reader in readers.items():
-        transport = "sim" if context.get("sim") else config.readers[name].transport
-        findings += _guard(f"reader {name}",
-                           lambda n=name, r=reader, t=transport: check_reader(n, r, t))
+    for name, cfg in config.readers.items():
+        transport = "sim" if context.get("sim") else cfg.transport
+        device = f"reader {name}"
+        try:  # one at a time, so one reader's bad settings do not hide the others
+            (reader,) = build_readers(config.model_copy(update={"readers": {name: cfg}}),
+                                      context).values()
+        except Exception as exc:  # noqa: BLE001 - e.g. a uart reader without `port:`
+            findings.append(Finding("failed", device, str(exc)))
+            continue
+        findings += _guard(device, lambda n=name, r=reader, t=transport: check_reader(n, r, t))
         try:
             reader.close()
         except Exception:  # noqa: BLE001 - closing a broken reader must not hide the report
@@ -349,14 +352,15 @@ def doctor(args: argparse.Namespace) -> int:
     config = config_or_exit(args)
     clock = SystemClock()
     source = args.config or "the default config"
-    if args.sim:
+    simulate = args.sim or config.backend == "sim"  # `backend: sim` has nothing else to check
+    if simulate:
         context = simulated_context(config, clock)
     else:
         context = {"sim": False, "clock": clock}
     factory = f", pin factory {config.pin_factory}" if config.backend == "gpio" and \
         config.pin_factory else ""
     print(f"tabletap doctor: {source}, backend {config.backend}{factory}"
-          + (" (simulated)" if args.sim else ""), flush=True)
+          + (" (simulated)" if simulate else ""), flush=True)
     text, code = report(run_checks(config, context, clock, args.press, args.press_timeout))
     print(text)
     return code

@@ -42,14 +42,16 @@ def _quarter_text(value: object) -> str:
 def render_text(b: Breakdown) -> str:
     lines = []
     for i, t in enumerate(b.territories):
-        crowns = f"{t.crowns}" + (f"+{t.gem_crowns} gem" if t.gem_crowns else "")
         total = t.crowns + t.gem_crowns
+        crowns = f"{total} crown{'' if total == 1 else 's'}"
+        if t.gem_crowns:
+            crowns += f" ({t.gem_crowns} from gems)"
         r, c = t.cells[0]
         squares = f"{t.squares:>2} square{'s' if t.squares > 1 else ' '}"
-        line = (f"territory {i:>2} at {r},{c}  {t.terrain:<9} {squares} × {crowns:<9} "
-                f"crowns = {t.squares * total:>3}")
+        line = (f"territory {i:>2} at {r},{c}  {t.terrain:<9} {squares} × {crowns:<22} "
+                f"= {t.points:>3}")
         if t.skulls:
-            line += "  -> 0 (under a skull)"
+            line += "  (a skull points at it)"
         lines.append(line)
     for g in b.gems:
         parts = ", ".join(

@@ -109,6 +109,8 @@ class GpioChest:
     def is_open(self) -> bool:
         """Read back from the PWM duty on the pin, so "open" means the pulses say open; while
         detached there are no pulses, and the latch is where it was last sent."""
+        if self.servo.closed:
+            return self._open
         angle = self.servo.angle
         if angle is None:
             return self._open

@@ -40,6 +40,9 @@ class SimBoard:
         self._rng = random.Random(seed)
         self._thread: threading.Thread | None = None
         self._halt = False
+        self._hung = False
+        self._closed = False
+        self.watchdog_resets = 0
         self.boots: list[int] = []
         self.error: BaseException | None = None
         self.firmware: Any = None  # the running firmware's Board, for inspection in tests
@@ -51,6 +54,7 @@ class SimBoard:
         return self
 
     def _boot(self) -> None:
+        self._hung = False
         boot = self._rng.getrandbits(30)
         self.boots.append(boot)
         self._halt = False
@@ -60,7 +64,9 @@ class SimBoard:
 
     def _run(self, boot: int) -> None:
         try:
-            firmware_main.run(io=self.line, machine=SimMachine(self.recorder, self.levels),
+            machine = SimMachine(self.recorder, self.levels, on_expire=self._watchdog_fired,
+                                 alive=lambda: self.boots[-1] == boot and not self._halt)
+            firmware_main.run(io=self, machine=machine,
                               neopixel=SimNeoPixelModule(self.recorder), boot=boot,
                               proto=self.proto, trace=self._trace, stop=self._stopping,
                               started=self._started)
@@ -69,6 +75,20 @@ class SimBoard:
             with self.recorder.cond:
                 self.recorder.cond.notify_all()
             raise
+
+    # -- the firmware's USB serial: the pty, unless the firmware is made to hang ------------
+    def read(self, timeout_ms: int) -> bytes:
+        while self._hung and not self._halt:
+            time.sleep(0.005)  # stuck: the loop no longer feeds the watchdog
+        return self.line.read(timeout_ms)
+
+    def write(self, data: bytes) -> None:
+        self.line.write(data)
+
+    def _watchdog_fired(self) -> None:
+        if not self._closed:
+            self.watchdog_resets += 1
+            self.reset()
 
     def _started(self, board: Any) -> None:
         self.firmware = board
@@ -86,6 +106,7 @@ class SimBoard:
             self._thread = None
 
     def close(self) -> None:
+        self._closed = True
         self._halt_firmware()
         self.line.unplug()
         if self._own_dir:
@@ -98,6 +119,10 @@ class SimBoard:
         self.line.unplug()
         self.line.plug()
         self._boot()
+
+    def hang(self) -> None:
+        """The firmware's loop gets stuck; the watchdog (2 s) resets the board."""
+        self._hung = True
 
     def unplug(self) -> None:
         """The USB cable is pulled; the board itself keeps running (on a battery, say)."""

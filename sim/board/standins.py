@@ -67,9 +67,16 @@ class Levels:
 
 
 class SimMachine:
-    """The parts of `machine` the firmware uses: Pin, PWM, WDT."""
+    """The parts of `machine` the firmware uses: Pin, PWM, WDT.
 
-    def __init__(self, recorder: Recorder, levels: Levels) -> None:
+    The WDT, like the RP2040's, cannot be stopped: if the firmware stops feeding it for its
+    timeout, `on_expire()` is called (the simulated board resets), unless `alive()` says the board
+    was shut down on purpose.
+    """
+
+    def __init__(self, recorder: Recorder, levels: Levels,
+                 on_expire: Callable[[], None] | None = None,
+                 alive: Callable[[], bool] = lambda: True) -> None:
         rec = recorder
 
         class Pin:
@@ -118,6 +125,15 @@ class SimMachine:
                     raise ValueError("WDT timeout must be 1..8388 ms on the RP2040")
                 self.timeout = timeout
                 self.last_feed = time.monotonic()
+                if on_expire is not None:
+                    threading.Thread(target=self._watch, daemon=True, name="sim-wdt").start()
+
+            def _watch(self) -> None:
+                while alive():
+                    if time.monotonic() - self.last_feed > self.timeout / 1000:
+                        on_expire()
+                        return
+                    time.sleep(0.02)
 
             def feed(self) -> None:
                 self.last_feed = time.monotonic()

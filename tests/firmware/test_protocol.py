@@ -1,4 +1,4 @@
-"""The shared frame format (firmware/PROTOCOL.md): CRC-checked ASCII lines with a sequence number."""
+"""The shared frame format (firmware/PROTOCOL.md): CRC-checked ASCII lines, numbered."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def test_table_crc_matches_zlib(data: bytes) -> None:
 @given(st.lists(frames, max_size=6), st.binary(max_size=30))
 @settings(max_examples=150)
 def test_frames_survive_a_round_trip_between_noise(items: list, noise: bytes) -> None:
-    noise = noise.replace(b"$", b"")  # a "$" in the noise would start a (broken) frame: tested below
+    noise = noise.replace(b"$", b"")  # a "$" in noise starts a broken frame: tested below
     stream = noise + b"".join(protocol.encode(*f) + noise for f in items)
     assert protocol.Decoder().feed(stream) == items
 

@@ -104,3 +104,14 @@ def test_outputs_close_releases_everything(table):
     outputs.close()
     assert not any(factory._reservations.values())
     outputs.close()  # closing twice is harmless (the daemon and the runner may both close)
+
+
+def test_simulated_pin_history_is_bounded(table):
+    """Animated LEDs change 25 times a second; a long `run --sim` must not grow without end."""
+    from sim.gpio_pins import HISTORY_KEEP, HISTORY_LIMIT
+
+    outputs, context = table
+    pin = context["gpio_pins"].pin(12)
+    pin.states.extend([pin.states[-1]] * HISTORY_LIMIT)
+    outputs.buttons.events()
+    assert len(pin.states) == HISTORY_KEEP

@@ -86,3 +86,4 @@ def test_readings_at_rest(make, factory):
     assert buttons.pressed() == {"end-turn": False, "roll": False}
     factory.pin(27).drive_low()  # a stuck button, or one wired to ground without its switch
     assert buttons.pressed() == {"end-turn": False, "roll": True}
+    factory.pin(27).drive_high()  # or closing waits out gpiozero's hold timer

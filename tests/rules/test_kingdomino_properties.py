@@ -41,6 +41,14 @@ def _check_invariants(s: KingdominoState, cross_check: bool = False) -> None:
         rmin, rmax, cmin, cmax = bounds(k.cells)
         assert rmax - rmin < s.size and cmax - cmin < s.size
         assert len(k.cells) == 1 + 2 * len(k.placed)
+        reached, todo = {(0, 0)}, [(0, 0)]
+        while todo:  # every square joined to the castle
+            r, c = todo.pop()
+            for n in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if n in k.cells and n not in reached:
+                    reached.add(n)
+                    todo.append(n)
+        assert reached == set(k.cells)
         for g in k.gems:
             assert is_treasure_corner(k.cells, g.corner)
     # Treasure tokens are conserved.

@@ -127,3 +127,11 @@ def test_nothing_is_played_until_the_line_is_confirmed() -> None:
     with pytest.raises(Rejection) as err:
         act(s, action="confirm", domino=first)
     assert err.value.code == "not-expected"
+
+
+def test_opening_events_announce_the_first_line_and_the_gems() -> None:
+    s = ENGINE.new_game(["a", "b"], 2, {}, {"king_order": ["b", "a", "a", "b"]})
+    events = ENGINE.opening_events(s)
+    assert [e.kind for e in events] == ["line", "reveal-gems", "turn"]
+    assert events[0].data["dominoes"] == [x.domino for x in s.next_line]
+    assert events[2].data == {"player": "b"}

@@ -23,7 +23,8 @@ def test_by_id_names_come_before_scanning(tmp_path: Path, monkeypatch: pytest.Mo
     (tmp_path / "usb-MicroPython_Board_in_FS_mode_e66-if00").touch()
     (tmp_path / "usb-FTDI_other-if00").touch()
     monkeypatch.setattr(discovery.list_ports, "comports", lambda: [])
-    assert find_port(None, by_id_dir=str(tmp_path)).endswith("usb-MicroPython_Board_in_FS_mode_e66-if00")
+    found = find_port(None, by_id_dir=str(tmp_path))
+    assert found.endswith("usb-MicroPython_Board_in_FS_mode_e66-if00")
 
 
 def test_vid_pid_finds_the_pico(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -36,6 +37,7 @@ def test_vid_pid_finds_the_pico(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 def test_no_pico_is_a_message_that_says_what_to_do(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(discovery.list_ports, "comports", lambda: ports(
-        ("/dev/ttyUSB0", 0x0403, 0x6001), ("/dev/ttyACM0", 0x2E8A, 0x000A)))  # another RP2040 product id
+        ("/dev/ttyUSB0", 0x0403, 0x6001),
+        ("/dev/ttyACM0", 0x2E8A, 0x000A)))  # another RP2040 product id
     with pytest.raises(BoardNotFound, match="2E8A:0005.*serial.port"):
         find_port(None, by_id_dir=str(tmp_path))

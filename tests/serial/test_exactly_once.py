@@ -90,7 +90,7 @@ def test_every_command_once_despite_noise_and_an_unplug(seed: int) -> None:
     latch_cmds = [(e.t, e.body["open"]) for e in executed if e.body.get("op") == "latch"]
     closed, opened = duty_at(-30), duty_at(60)
     previous = None
-    for t, pin, duty in board.recorder.pwm:
+    for t, _pin, duty in board.recorder.pwm:
         assert closed <= duty <= opened
         asked = [o for (tc, o) in latch_cmds if tc <= t]
         target = opened if (asked and asked[-1]) else closed

@@ -96,8 +96,9 @@ def test_after_a_board_reset_the_host_restores_config_latch_and_lights(board: Si
         first_boot = board.boot
         board.reset()
         rec = board.recorder
-        assert rec.wait_for(lambda: any(e.boot != first_boot for e in rec.executed)
-                            and link.wait_idle(0) and rec.duty(16) == OPEN, 3)
+        assert rec.wait_for(lambda: sum(e.boot != first_boot for e in rec.executed) == 3
+                            and rec.duty(16) == OPEN, 3)
+        assert link.wait_idle(3)
         after = [e.body for e in rec.executed if e.boot == board.boot]
         assert after[0]["op"] == "cfg" and sorted(b["op"] for b in after[1:]) == ["latch", "show"]
         assert after[0]["closed_angle"] == -45
@@ -148,3 +149,19 @@ def test_presses_arrive_once_each_over_a_noisy_line() -> None:
     finally:
         link.close()
         board.close()
+
+
+def test_a_hung_firmware_is_reset_by_its_watchdog_and_restored(board: SimBoard) -> None:
+    link = link_to(board)
+    rec = board.recorder
+    try:
+        assert link.submit({"op": "latch", "open": True}).wait(2)
+        first = board.boot
+        board.hang()
+        # WATCHDOG_MS (2 s) without a feed, then a fresh boot that the host restores.
+        assert rec.wait_for(lambda: any(e.boot != first and e.body["op"] == "latch"
+                                        for e in rec.executed), 5)
+        assert board.watchdog_resets == 1 and len(board.boots) == 2
+        assert rec.wait_for(lambda: rec.duty(16) == OPEN, 2)
+    finally:
+        link.close()

@@ -192,6 +192,20 @@ class KingdominoEngine:
     def is_over(self, state: KingdominoState) -> bool:
         return state.step == "over"
 
+    def opening_events(self, state: KingdominoState) -> tuple[Event, ...]:
+        """What the table announces when a game starts: the first line out of the box and the
+        gems to turn up (set-up makes no Outcome, so these have no other way out)."""
+        events = [self._line_event(state)]
+        if state.reveals:
+            events.append(Event(
+                "reveal-gems", f"Turn {state.reveals} treasure tokens gem side up and tap them.",
+                {"gems": state.reveals},
+            ))
+        who = self.current_player(state)
+        if who is not None:
+            events.append(Event("turn", f"{who}'s king is drawn first.", {"player": who}))
+        return tuple(events)
+
     # -- helpers ---------------------------------------------------------------------------
 
     def _acting(self, state: KingdominoState) -> str:
@@ -430,16 +444,11 @@ class KingdominoEngine:
             ))
             s.game += 1
             start_game(s)
-            events.append(self._line_event(s))
+            events.extend(e for e in self.opening_events(s) if e.kind != "turn")
             return
         s.step = "over"
         s.order = []
 
 
 ENGINE = KingdominoEngine()
-
-
-def new_line_event(state: KingdominoState) -> Event:
-    """The announcement of the line drawn at set-up (the table session shows it at start)."""
-    return ENGINE._line_event(state)
 

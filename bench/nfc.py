@@ -1,0 +1,156 @@
+"""NFC path figures: the real adafruit driver and tabletap's reader adapter over the emulated PN532
+with 115200-baud wire timing and the chip timing of sim/pn532/timing.yaml.
+
+"wall" figures run on the system clock: the emulated port really waits for every byte, so they
+include Python's own cost. "sim" figures run the identical code on virtual time, which makes long
+soak runs and thousands of trials affordable; they show the timing model without Python's cost.
+The loop is the daemon's: poll, then sleep `poll.period` (0.1 s), with its supervision and
+presence tracking (sim.pn532.soak.PollLoop). Run: `make bench` or `python -m bench nfc`.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import statistics
+import time
+from typing import Any
+
+from controller.clock import SystemClock
+from controller.config import ReaderConfig
+from controller.ports import Clock
+from sim.clock import VirtualClock
+from sim.pn532.backend import build_reader
+from sim.pn532.faults import FaultPlan
+from sim.pn532.soak import PollLoop
+from sim.world import SimTag, SimWorld
+
+PERIOD = 0.1
+PIECE = "magic-keys/key/gold"
+
+
+def _table(clock: Clock, faults: FaultPlan | None = None) -> tuple[SimWorld, PollLoop]:
+    world = SimWorld(clock=clock)  # type: ignore[arg-type]
+    context: dict[str, Any] = {"world": world, "clock": clock, "faults": {}}
+    if faults is not None:
+        context["faults"]["chest"] = faults
+    reader = build_reader("chest", ReaderConfig(baud=115200), context)
+    return world, PollLoop(reader, clock, period=PERIOD)
+
+
+def poll_durations(clock: Clock, polls: int, tags: int) -> float:
+    """Mean seconds one poll takes with `tags` tags resting on the reader."""
+    world, loop = _table(clock)
+    for i in range(tags):
+        world.place("chest", SimTag.for_piece(f"magic-keys/key/purple/{i + 1}"))
+    loop.supervised.poll(clock.now())  # first contact and the NDEF reads are not idle polling
+    t0 = clock.now()
+    for _ in range(polls):
+        loop.supervised.poll(clock.now())
+    return (clock.now() - t0) / polls
+
+
+def latencies(clock: Clock, trials: int, seed: int) -> tuple[list[float], list[float]]:
+    """Tap-to-event and lift-to-event seconds, the tag placed and lifted at random phases."""
+    rng = random.Random(seed)
+    world, loop = _table(clock)
+    tag = SimTag.for_piece(PIECE)
+    taps: list[float] = []
+    lifts: list[float] = []
+    loop.tick()
+    for _ in range(trials):
+        for kind, out in (("placed", taps), ("removed", lifts)):
+            offset = rng.random() * PERIOD
+            clock.sleep(offset)  # the loop sleeps one period after each poll; act inside it
+            t_act = clock.now()
+            if kind == "placed":
+                world.place("chest", tag)
+            else:
+                world.remove("chest", tag.uid)
+            clock.sleep(PERIOD - offset)
+            at = loop.run_until(lambda evs, k=kind: any(e.kind == k for e in evs), limit=5)
+            if at is None:
+                raise RuntimeError(f"no {kind} event within 5 s")
+            out.append(at - t_act)
+    return taps, lifts
+
+
+def phantoms(runs: int, rate: float) -> tuple[float, dict[str, int], float]:
+    """Removals of a resting tag per 10 simulated minutes with `rate` of polls faulted; the
+    faults injected; reader-missing episodes per 10 minutes."""
+    removed, injected, outages = 0, {}, 0
+    for seed in range(runs):
+        clock = VirtualClock()
+        faults = FaultPlan(rate=rate, seed=seed)
+        world, loop = _table(clock, faults)
+        world.place("chest", SimTag.for_piece(PIECE))
+        episodes, was_missing = 0, False
+        end = clock.now() + 600
+        while clock.now() < end:
+            loop.tick()
+            missing = loop.supervised.missing
+            episodes += missing and not was_missing
+            was_missing = missing
+        outages += episodes
+        removed += loop.count("removed")
+        for k, v in faults.injected.items():
+            injected[k] = injected.get(k, 0) + v
+    return removed / runs, injected, outages / runs
+
+
+def cpu_per_minute(clock: Clock, seconds: float, tags: int) -> float:
+    """CPU seconds per minute of idle polling (empty field or resting tags)."""
+    world, loop = _table(clock)
+    for i in range(tags):
+        world.place("chest", SimTag.for_piece(f"magic-keys/key/blue/{i + 1}"))
+    loop.tick()
+    c0, t0 = time.process_time(), clock.now()
+    loop.run_for(seconds)
+    return (time.process_time() - c0) / (clock.now() - t0) * 60
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run() -> list[tuple[str, float, str]]:
+    logging.getLogger("tabletap.daemon").setLevel(logging.CRITICAL)  # outages are counted below
+    wall = SystemClock()
+    out: list[tuple[str, float, str]] = []
+    for tags in (0, 1, 2):
+        d = poll_durations(wall, 200, tags)
+        out.append((f"poll duration, {tags} tag(s) resting (wall)", d * 1000, "ms"))
+    out.append(("poll period at poll.period 0.1, 1 tag (wall)",
+                (PERIOD + poll_durations(wall, 50, 1)) * 1000, "ms"))
+    taps, lifts = latencies(wall, 40, seed=1)
+    out += [
+        ("tap-to-event median (wall, 40 trials)", statistics.median(taps) * 1000, "ms"),
+        ("tap-to-event p99 (wall, 40 trials)", pct(taps, 0.99) * 1000, "ms"),
+        ("lift-to-event median (wall, 40 trials)", statistics.median(lifts) * 1000, "ms"),
+        ("lift-to-event p99 (wall, 40 trials)", pct(lifts, 0.99) * 1000, "ms"),
+    ]
+    taps, lifts = latencies(VirtualClock(), 2000, seed=2)
+    out += [
+        ("tap-to-event median (sim, 2000 trials)", statistics.median(taps) * 1000, "ms"),
+        ("tap-to-event p99 (sim, 2000 trials)", pct(taps, 0.99) * 1000, "ms"),
+        ("lift-to-event median (sim, 2000 trials)", statistics.median(lifts) * 1000, "ms"),
+        ("lift-to-event p99 (sim, 2000 trials)", pct(lifts, 0.99) * 1000, "ms"),
+    ]
+    runs = 20
+    per10, injected, outages = phantoms(runs, 0.05)
+    out.append((f"phantom removals per 10 min at 5% faults (sim, {runs} runs)", per10, "removals"))
+    out.append(("faults injected per 10 min in those runs (sim)",
+                sum(injected.values()) / runs, "faults"))
+    out.append(("reader-missing episodes per 10 min in those runs (sim)", outages, "episodes"))
+    per10, _, _ = phantoms(5, 0.20)
+    out.append(("phantom removals per 10 min at 20% faults (sim, 5 runs)", per10, "removals"))
+    out.append(("CPU per minute of idle polling, empty field (wall, 10 s)",
+                cpu_per_minute(wall, 10, 0), "cpu-s"))
+    out.append(("CPU per minute of idle polling, 1 tag resting (wall, 10 s)",
+                cpu_per_minute(wall, 10, 1), "cpu-s"))
+    out.append(("CPU per simulated minute of idle polling, empty field (sim)",
+                cpu_per_minute(VirtualClock(), 60, 0), "cpu-s"))
+    out.append(("CPU per simulated minute of idle polling, 1 tag resting (sim)",
+                cpu_per_minute(VirtualClock(), 60, 1), "cpu-s"))
+    return out
