@@ -29,12 +29,15 @@ PERIOD = 0.1
 PIECE = "magic-keys/key/gold"
 
 
-def _table(clock: Clock, faults: FaultPlan | None = None) -> tuple[SimWorld, PollLoop]:
+def _table(
+    clock: Clock, faults: FaultPlan | None = None, recheck: bool = True
+) -> tuple[SimWorld, PollLoop]:
     world = SimWorld(clock=clock)  # type: ignore[arg-type]
     context: dict[str, Any] = {"world": world, "clock": clock, "faults": {}}
     if faults is not None:
         context["faults"]["chest"] = faults
     reader = build_reader("chest", ReaderConfig(baud=115200), context)
+    reader.recheck = recheck
     return world, PollLoop(reader, clock, period=PERIOD)
 
 
@@ -75,14 +78,18 @@ def latencies(clock: Clock, trials: int, seed: int) -> tuple[list[float], list[f
     return taps, lifts
 
 
-def phantoms(runs: int, rate: float) -> tuple[float, dict[str, int], float]:
+def phantoms(
+    runs: int, rate: float, recheck: bool = True, kinds: tuple[str, ...] | None = None
+) -> tuple[float, dict[str, int], float]:
     """Removals of a resting tag per 10 simulated minutes with `rate` of polls faulted; the
     faults injected; reader-missing episodes per 10 minutes."""
     removed, injected, outages = 0, {}, 0
     for seed in range(runs):
         clock = VirtualClock()
         faults = FaultPlan(rate=rate, seed=seed)
-        world, loop = _table(clock, faults)
+        if kinds:
+            faults = FaultPlan(rate=rate, seed=seed, kinds=kinds)  # type: ignore[arg-type]
+        world, loop = _table(clock, faults, recheck)
         world.place("chest", SimTag.for_piece(PIECE))
         episodes, was_missing = 0, False
         end = clock.now() + 600
@@ -145,6 +152,10 @@ def run() -> list[tuple[str, float, str]]:
     out.append(("reader-missing episodes per 10 min in those runs (sim)", outages, "episodes"))
     per10, _, _ = phantoms(5, 0.20)
     out.append(("phantom removals per 10 min at 20% faults (sim, 5 runs)", per10, "removals"))
+    per10, _, _ = phantoms(5, 0.05, kinds=("fade",))
+    out.append(("same, 5% of polls all clean misses (fade) (sim, 5 runs)", per10, "removals"))
+    per10, _, _ = phantoms(5, 0.05, recheck=False, kinds=("fade",))
+    out.append(("same, without the second listing (sim, 5 runs)", per10, "removals"))
     out.append(("CPU per minute of idle polling, empty field (wall, 10 s)",
                 cpu_per_minute(wall, 10, 0), "cpu-s"))
     out.append(("CPU per minute of idle polling, 1 tag resting (wall, 10 s)",

@@ -1,7 +1,8 @@
-"""Simple simulated outputs (and a plain reader) behind the same ports as the real adapters.
+"""Simple simulated outputs behind the same ports as the real adapters.
 
 `backend: sim` is the lightest wiring: a chest and lights that record what they were told, and
-buttons that come from the simulated world. The GPIO and Pico wirings have their own simulated
+buttons that come from the simulated world. (Readers are always simulated under the real PN532
+adapter: sim.pn532.) The GPIO and Pico wirings have their own simulated
 forms (gpiozero's mock pins, the firmware behind a pseudo-terminal).
 """
 
@@ -10,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.config import Config, ReaderConfig
-from controller.ports import InputEvent, Outputs, Poll, ReaderUnavailable, TagRead
+from controller.config import Config
+from controller.ports import InputEvent, Outputs
 from sim.world import SimWorld
 
 
@@ -66,22 +67,6 @@ class SimButtons:
         pass
 
 
-@dataclass
-class PlainSimReader:
-    """Reads the world's field directly: for unit tests of the layers above the reader."""
-
-    name: str
-    world: SimWorld
-
-    def poll(self) -> Poll:
-        if self.name in self.world.missing_readers:
-            raise ReaderUnavailable(f"simulated reader {self.name} is unplugged")
-        return Poll(tuple(TagRead(t.uid, t.ndef) for t in self.world.field_of(self.name)))
-
-    def close(self) -> None:
-        pass
-
-
 def _world(context: dict[str, Any]) -> SimWorld:
     world = context.get("world")
     if not isinstance(world, SimWorld):
@@ -92,7 +77,3 @@ def _world(context: dict[str, Any]) -> SimWorld:
 def build_outputs(config: Config, context: dict[str, Any]) -> Outputs:
     world = _world(context)
     return Outputs(SimChest(world), SimLights(world), SimButtons(world))
-
-
-def build_reader(name: str, cfg: ReaderConfig, context: dict[str, Any]) -> PlainSimReader:
-    return PlainSimReader(name, _world(context))

@@ -47,6 +47,8 @@ def test_doctor_sim_checks_every_gpio_device(tmp_path, capsys):
         "lights": "ok", "button end-turn (GPIO17)": "ok", "button roll (GPIO27)": "ok",
         "lid switch (GPIO22)": "ok",
     }, out
+    # each reader is the emulated PN532 under the real adapter, which asks for its firmware
+    assert out.count("PN532 firmware 1.6") == 2
     # the sweep: -45 degrees is 0.5 ms + 45/180 of 2 ms = 1.0 ms; 10 degrees on is 1.111 ms
     assert "1.000 → 1.111 → 1.000 ms" in out
     assert "All 7 checks are fine." in out
@@ -176,3 +178,27 @@ def test_at_the_table_on_mock_pins(tmp_path, capsys, monkeypatch):
     assert status["lights"] == "ok"
     assert status["button end-turn (GPIO17)"] == "failed" and "no press within 0.05 s" in out
     assert status["lid switch (GPIO22)"] == "ok" and "reads open" in out
+
+
+class QuietReader:
+    """Answers polls but not GetFirmwareVersion (the layer above the reader: the report)."""
+
+    name = "chest"
+
+    def poll(self):
+        from controller.ports import Poll
+
+        return Poll()
+
+    def firmware_version(self):
+        return None
+
+    def close(self):
+        pass
+
+
+def test_a_reader_that_hides_its_firmware_is_a_warning():
+    from controller.commands.doctor import check_reader
+
+    finding = check_reader("chest", QuietReader(), "uart")
+    assert finding.status == "warning" and "did not report its firmware" in finding.detail

@@ -94,10 +94,15 @@ def _guard(device: str, check: Callable[[], Finding | list[Finding]]) -> list[Fi
 
 # -- readers ------------------------------------------------------------------------------------
 
-def _firmware(reader: TagReader) -> str | None:
+_NO_METHOD = object()
+
+
+def _firmware(reader: TagReader) -> object:
+    """The reader's firmware in words; None when it did not say; _NO_METHOD when the adapter
+    cannot ask."""
     get = getattr(reader, "firmware_version", None)
     if get is None:
-        return None
+        return _NO_METHOD
     version = get() if callable(get) else get
     if isinstance(version, tuple) and len(version) >= 3:  # GetFirmwareVersion: IC, Ver, Rev
         return f"PN5{version[0]:02x} firmware {version[1]}.{version[2]}"
@@ -114,12 +119,15 @@ def check_reader(name: str, reader: TagReader, transport: str) -> Finding:
     firmware = _firmware(reader)
     tags = len(poll.tags)
     field = "nothing on it" if not tags else f"{tags} tag{'s' if tags > 1 else ''} on it"
-    if firmware is None:
-        return Finding("ok", device, f"answers ({transport}); {field}; the adapter does not "
-                                     "report a firmware version")
-    status: Status = "warning" if poll.garbled else "ok"
     garbled = "; its first reply was garbled (loose wire?)" if poll.garbled else ""
-    return Finding(status, device, f"answers ({transport}), {firmware}; {field}{garbled}")
+    if firmware is _NO_METHOD:
+        return Finding("warning" if poll.garbled else "ok", device,
+                       f"answers ({transport}); {field}{garbled}")
+    if firmware is None:
+        return Finding("warning", device, f"answers polls ({transport}) but did not report its "
+                                          f"firmware version (a flaky link?); {field}{garbled}")
+    return Finding("warning" if poll.garbled else "ok", device,
+                   f"answers ({transport}), {firmware}; {field}{garbled}")
 
 
 def check_readers(config: Config, context: dict[str, Any]) -> list[Finding]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.clock import SystemClock
 from controller.config import ReaderConfig
 from hw.pn532.reader import Pn532Reader
 from hw.pn532.transports import (
@@ -44,12 +45,12 @@ def build_spi(name: str, cfg: ReaderConfig, context: dict[str, Any]) -> Pn532Rea
     if not cfg.cs:
         raise ValueError(f"reader {name}: transport spi needs `cs:` (a board pin such as D5)")
     cs = cfg.cs
-    make = spi_driver(blinka_spi, lambda: board_pin(cs), _reset(cfg))
+    make = spi_driver(blinka_spi, lambda: board_pin(cs), _reset(cfg), (cfg.timeout, SystemClock()))
     return Pn532Reader(name, BusTransport(make, f"spi cs={cs}"), call_timeout=cfg.timeout)
 
 
 def build_i2c(name: str, cfg: ReaderConfig, context: dict[str, Any]) -> Pn532Reader:
-    make = i2c_driver(blinka_i2c, cfg.address, _reset(cfg))
+    make = i2c_driver(blinka_i2c, cfg.address, _reset(cfg), (cfg.timeout, SystemClock()))
     return Pn532Reader(
         name, BusTransport(make, f"i2c 0x{cfg.address:02x}"), call_timeout=cfg.timeout
     )

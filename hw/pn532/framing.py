@@ -110,5 +110,23 @@ class FramedSerial:
             return bytes(out)  # the length is not to be trusted; let the driver reject it
         return bytes(out + self._take(length + 2))  # data, DCS, postamble
 
+    def drain(self, quiet: float = 0.01) -> int:
+        """Discard whatever is still coming (the rest of a reply the driver gave up on) until the
+        line has been quiet for `quiet` seconds: otherwise that stale frame would be taken for
+        the answer to the next command, and every exchange after it would be off by one."""
+        self._stash.clear()
+        saved, self.port.timeout = self.port.timeout, quiet
+        dropped = 0
+        try:
+            while True:
+                chunk = self.port.read(64)
+                if not chunk:
+                    return dropped
+                dropped += len(chunk)
+        except OSError as exc:
+            raise PortGone(f"serial port failed: {exc}") from exc
+        finally:
+            self.port.timeout = saved
+
     def close(self) -> None:
         self.port.close()

@@ -3,8 +3,9 @@
 One poll is one InListPassiveTarget for up to two targets (sent through the driver's own
 `call_function`, because `read_passive_target` asks for one and raises on two), then, for each
 tag not seen before, a read of its NDEF message (16-byte NTAG READs from page 3, so the capability
-container comes with the first read), then InRelease. A tag resting on the reader costs one short
-exchange per poll: its NDEF is cached by UID until it has been absent for a while.
+container comes with the first read) and InRelease. A tag resting on the reader costs one short
+exchange per poll: its NDEF is cached by UID until it has been absent for a while. When a tag seen
+in the last few polls is missing, the poll lists once more at once (see `_relist`).
 
 Failure handling follows the field reports (research/HARDWARE.md): a garbled reply (bad checksum,
 unexpected frame) is `Poll(garbled=True)`, never an empty field; a chip that does not answer is
@@ -24,6 +25,7 @@ from typing import TypeVar
 from adafruit_pn532.adafruit_pn532 import PN532, BusyError
 
 from controller.ports import Poll, ReaderUnavailable, TagRead, TagWriteError
+from hw.pn532.buswait import BusTimeout
 from hw.pn532.framing import PortGone, ReplyTimeout
 from hw.pn532.transports import Transport
 
@@ -112,17 +114,27 @@ class Pn532Reader:
             resp = pn.call_function(
                 command, response_length=response_length, params=params, timeout=self.call_timeout
             )
-        except ReplyTimeout as exc:
+        except (ReplyTimeout, BusTimeout) as exc:
+            self._resync()
             raise NoAnswer(str(exc)) from None
         except BusyError as exc:
+            self._resync()
             raise NoAnswer(f"empty read ({exc})") from None
         except (OSError, PortGone) as exc:
             raise NoAnswer(f"serial port failed ({exc})", port_gone=True) from None
         except GARBLED_ERRORS as exc:
+            self._resync()
             raise Garbled(" ".join(str(a) for a in exc.args) or type(exc).__name__) from None
         if resp is None:
+            self._resync()
             raise NoAnswer("no reply within the driver's timeout")
         return bytes(resp)
+
+    def _resync(self) -> None:
+        try:
+            self.transport.drain()
+        except PortGone:
+            pass  # the next exchange finds out and reopens the port
 
     def _start(self) -> None:
         """Wake and configure the chip: the driver's constructor (wake-up, SAMConfiguration,
@@ -131,18 +143,27 @@ class Pn532Reader:
         self.stats["starts"] += 1
         try:
             self._pn = self.transport.connect()
-        except ReplyTimeout as exc:
-            raise NoAnswer(str(exc)) from None
-        except BusyError as exc:
-            raise NoAnswer(f"empty read ({exc})") from None
-        except (OSError, PortGone) as exc:
-            raise NoAnswer(f"cannot reach {self.transport.description}: {exc}", True) from None
-        except RuntimeError as exc:  # "Failed to detect the PN532", a missing ACK
-            raise NoAnswer(" ".join(str(a) for a in exc.args)) from None
-        except GARBLED_ERRORS as exc:
-            raise Garbled(str(exc) or type(exc).__name__) from None
-        # MxRtyATR (default), MxRtyPSL (default), MxRtyPassiveActivation
-        self._call(RF_CONFIGURATION, [0x05, 0xFF, 0x01, self.passive_retries & 0xFF], 0)
+            # MxRtyATR (default), MxRtyPSL (default), MxRtyPassiveActivation
+            self._call(RF_CONFIGURATION, [0x05, 0xFF, 0x01, self.passive_retries & 0xFF], 0)
+        except NoAnswer:
+            self._pn = None
+            raise
+        except BusTimeout as exc:
+            self._pn = None
+            raise NoAnswer(f"{self.transport.description}: {exc}") from None
+        except (OSError, PortGone) as exc:  # ReplyTimeout included: handled as port trouble only
+            self._pn = None  # when it is not a mere silence
+            gone = not isinstance(exc, ReplyTimeout)
+            if not gone:
+                self._resync()
+            raise NoAnswer(f"cannot reach {self.transport.description}: {exc}", gone) from None
+        except (BusyError, Garbled, *GARBLED_ERRORS) as exc:
+            # "Failed to detect the PN532", a missing ACK, "No I2C device at address", a garbled
+            # answer: whatever it was, the chip is not ready to poll
+            self._pn = None
+            self._resync()
+            detail = " ".join(str(a) for a in exc.args) or type(exc).__name__
+            raise NoAnswer(f"{self.transport.description}: {detail}") from None
 
     def _failed(self, exc: Exception, port_gone: bool) -> Poll:
         self._pn = None  # re-initialise on the next poll: the chip may have lost its settings
@@ -155,6 +176,16 @@ class Pn532Reader:
                 f"reader {self.name} ({self.transport.description}) does not answer: {exc}"
             )
         return Poll(garbled=True)
+
+    def firmware_version(self) -> tuple[int, ...] | None:
+        """GetFirmwareVersion (IC, Ver, Rev, Support), for `tabletap doctor`; None when the chip
+        is not reachable now."""
+        try:
+            if self._pn is None:
+                self._start()
+            return tuple(self._call(0x02, b"", 4)[:4])
+        except (NoAnswer, Garbled):
+            return None
 
     # --- polling -------------------------------------------------------------------------------
     def poll(self) -> Poll:
@@ -174,12 +205,13 @@ class Pn532Reader:
             return Poll(garbled=True)
         self._failures = 0
         self._answered = True
+        before = self.stats["reads"]
         reads = tuple(self._tag(tg, uid) for tg, uid in targets)
-        if targets:
-            try:
+        if self.stats["reads"] != before:  # tags that were read are let go; resting ones need
+            try:  # nothing, as the next InListPassiveTarget starts afresh anyway
                 self._call(IN_RELEASE, [0x00], 1)
             except (NoAnswer, Garbled):
-                pass  # the next InListPassiveTarget starts afresh anyway
+                pass
         self._age_cache({uid for _, uid in targets})
         return Poll(reads)
 

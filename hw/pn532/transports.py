@@ -14,6 +14,8 @@ from typing import Any, Protocol
 
 from adafruit_pn532.adafruit_pn532 import PN532
 
+from controller.ports import Clock
+from hw.pn532.buswait import ReadyWaitingI2c, ReadyWaitingSpi
 from hw.pn532.framing import FramedSerial, SerialLike
 
 
@@ -21,6 +23,11 @@ class Transport(Protocol):
     description: str
 
     def connect(self) -> PN532: ...
+
+    def drain(self) -> None:
+        """Throw away the rest of a reply the driver gave up on (a no-op where the host clocks
+        every byte, as on SPI and I2C)."""
+        ...
 
     def disconnect(self) -> None: ...
 
@@ -39,6 +46,7 @@ class UartTransport:
         self._timeout = timeout
         self._reset = reset
         self._port: SerialLike | None = None
+        self._framed: FramedSerial | None = None
         self.description = description
 
     def connect(self) -> PN532:
@@ -47,10 +55,15 @@ class UartTransport:
         if self._port is None:
             self._port = self._open_port()
         reset = self._reset() if self._reset else None
-        return PN532_UART(FramedSerial(self._port, self._timeout), reset=reset)
+        self._framed = FramedSerial(self._port, self._timeout)
+        return PN532_UART(self._framed, reset=reset)
+
+    def drain(self) -> None:
+        if self._framed is not None:
+            self._framed.drain()
 
     def disconnect(self) -> None:
-        port, self._port = self._port, None
+        port, self._port, self._framed = self._port, None, None
         if port is not None:
             try:
                 port.close()
@@ -74,8 +87,8 @@ def board_pin(name: str) -> Any:
     try:
         import board
         import digitalio
-    except (ImportError, NotImplementedError, RuntimeError) as exc:
-        raise OSError(f"board pins are not available on this machine ({exc})") from None
+    except Exception as exc:  # noqa: BLE001 - Blinka raises all sorts off a Pi
+        raise OSError(f"board pins are not available on this machine ({exc!r})") from None
     try:
         pin = getattr(board, name)
     except AttributeError:
@@ -98,6 +111,9 @@ class BusTransport:
     def connect(self) -> PN532:
         return self._make_driver()
 
+    def drain(self) -> None:
+        pass
+
     def disconnect(self) -> None:
         if self._release is not None:
             try:
@@ -107,43 +123,58 @@ class BusTransport:
 
 
 def spi_driver(
-    bus: Callable[[], Any], cs: Callable[[], Any], reset: Callable[[], Any] | None = None
+    bus: Callable[[], Any],
+    cs: Callable[[], Any],
+    reset: Callable[[], Any] | None = None,
+    wait: tuple[float, Clock] | None = None,
 ) -> Callable[[], PN532]:
     """A driver factory for an SPI bus and chip-select pin (real Blinka or emulated), each
-    built only when the reader connects."""
+    built only when the reader connects. `wait` = (timeout, clock) puts the ready-waiting
+    wrapper (hw/pn532/buswait.py) between driver and bus; None leaves the driver's own loop."""
 
     def make() -> PN532:
         from adafruit_pn532.spi import PN532_SPI
 
-        return PN532_SPI(bus(), cs(), reset=reset() if reset else None)
+        raw = bus()
+        wrapped = ReadyWaitingSpi(raw, wait[0], wait[1]) if wait else raw
+        return PN532_SPI(wrapped, cs(), reset=reset() if reset else None)
 
     return make
 
 
 def i2c_driver(
-    bus: Callable[[], Any], address: int, reset: Callable[[], Any] | None = None
+    bus: Callable[[], Any],
+    address: int,
+    reset: Callable[[], Any] | None = None,
+    wait: tuple[float, Clock] | None = None,
 ) -> Callable[[], PN532]:
     def make() -> PN532:
         from adafruit_pn532.i2c import PN532_I2C
 
-        return PN532_I2C(bus(), address=address, reset=reset() if reset else None)
+        raw = bus()
+        wrapped = ReadyWaitingI2c(raw, wait[0], wait[1]) if wait else raw
+        return PN532_I2C(wrapped, address=address, reset=reset() if reset else None)
 
     return make
 
 
 def blinka_spi() -> Any:
+    """The board's SPI bus; OSError (a missing reader, retried) where Blinka has none."""
     try:
         import board
         import busio
-    except (ImportError, NotImplementedError, RuntimeError) as exc:
-        raise OSError(f"SPI is not available on this machine ({exc})") from None
-    return busio.SPI(board.SCK, board.MOSI, board.MISO)
+
+        return busio.SPI(board.SCK, board.MOSI, board.MISO)
+    except Exception as exc:  # noqa: BLE001 - Blinka raises all sorts off a Pi
+        raise OSError(f"SPI is not available on this machine ({exc!r})") from None
 
 
 def blinka_i2c() -> Any:
+    """The board's I2C bus; OSError (a missing reader, retried) where Blinka has none."""
     try:
         import board
         import busio
-    except (ImportError, NotImplementedError, RuntimeError) as exc:
-        raise OSError(f"I2C is not available on this machine ({exc})") from None
-    return busio.I2C(board.SCL, board.SDA)
+
+        return busio.I2C(board.SCL, board.SDA)
+    except Exception as exc:  # noqa: BLE001 - Blinka raises all sorts off a Pi
+        raise OSError(f"I2C is not available on this machine ({exc!r})") from None

@@ -94,6 +94,7 @@ class BoardLink:
         self._ser: serial.Serial | None = None
         self._decoder = protocol.Decoder()
         self._ready = False  # hello exchanged with the running boot
+        self._port_path = port or ""
         self._last_hello_tx = 0.0
         self._last_tx = 0.0
         self._last_rx = 0.0
@@ -101,7 +102,6 @@ class BoardLink:
         self._queue: deque[Ticket] = deque()
         self._inflight: Ticket | None = None
         self._events: deque[tuple[str, str]] = deque()
-        self._event_boot: int | None = None
         self._event_last = 0
         self._lock = threading.Lock()
         self._hello_event = threading.Event()
@@ -126,16 +126,15 @@ class BoardLink:
             raise LinkError(f"no answer from {where} within {timeout:g} s")
         return self.hello
 
-    def submit(self, body: dict[str, Any], state: bool = True) -> Ticket:
-        """Queue a command; returns at once. `state` commands are remembered for a resync."""
+    def submit(self, body: dict[str, Any]) -> Ticket:
+        """Queue a command; returns at once. The latest body per op is kept for a resync."""
         if self.fatal is not None:
             raise self.fatal
         with self._lock:
             self._seq += 1
             ticket = Ticket(self._seq, dict(body))
             self._queue.append(ticket)
-            if state:
-                self.desired[body["op"]] = dict(body)
+            self.desired[body["op"]] = dict(body)
         self._wake()
         return ticket
 
@@ -182,12 +181,15 @@ class BoardLink:
                     self._stop.wait(delay)
                     delay = min(delay * 2, self.backoff[1])
                     continue
-                delay = self.backoff[0]
             try:
                 self._service()
+                if self._ready:
+                    delay = self.backoff[0]  # only a board that answered resets the backoff
             except (serial.SerialException, OSError) as e:
                 log.warning("serial link lost (%s); reconnecting", e)
                 self._close_port()
+                self._stop.wait(delay)
+                delay = min(delay * 2, self.backoff[1])
             if self.fatal is not None:
                 self._close_port()
                 return
@@ -255,8 +257,9 @@ class BoardLink:
             data = self._ser.read(self._ser.in_waiting or 1)
             if not data:
                 raise serial.SerialException("the port reported data but gave none (unplugged)")
+            bad = self._decoder.bad
             frames = self._decoder.feed(data)
-            self.stats["bad_frames"] = self._decoder.bad
+            self.stats["bad_frames"] += self._decoder.bad - bad
             for kind, seq, body in frames:
                 self._last_rx = time.monotonic()
                 self._handle(kind, seq, body)
@@ -293,7 +296,7 @@ class BoardLink:
         rebooted = not first and hello.boot != self.hello.boot
         self.hello = hello
         if first or rebooted:
-            self._event_boot, self._event_last = hello.boot, 0
+            self._event_last = 0
             config = [{"op": "cfg"} | self.board_config] if self.board_config else []
             if first:
                 self._resync(config, drop_inflight=False)

@@ -4,7 +4,9 @@ Bytes in, timed frames out. The chip parses normal information frames
 (`00 00 FF LEN LCS D4 CMD data DCS 00`), checks LCS and DCS (a bad frame gets no ACK, as on the
 chip), ACKs a good one and answers with `D5 CMD+1 ...`. It starts asleep after power-up and wakes
 on the HSU wake-up preamble (0x55), as a real chip on UART does. A NACK from the host makes it
-send its last reply again; an ACK from the host aborts the command in progress.
+send its last reply again; an ACK from the host aborts the command in progress. A partial frame
+left without a new byte for `stale_frame` seconds is dropped (an assumed receive timeout: without
+one, line noise that looked like a frame header would swallow the next command).
 
 Supported commands: GetFirmwareVersion, SAMConfiguration, RFConfiguration (MaxRetries and the
 others accepted), InListPassiveTarget (106 kbit/s type A, one or two targets), InDataExchange
@@ -71,6 +73,7 @@ class Pn532Chip:
     _awake: bool = False
     _was_powered: bool = True
     _off_until: float = -1.0
+    _last_byte: float = 0.0
     _targets: dict[int, Ntag] = field(default_factory=dict)
     _last: list[Reply] = field(default_factory=list)
 
@@ -86,6 +89,10 @@ class Pn532Chip:
         self.sam_configured = False
         self.max_retries_passive = 0xFF  # the chip's default: retry for ever
         self.rf_on = True
+
+    def wake(self) -> None:
+        """SPI and I2C wake the chip by selecting it, not with the HSU preamble."""
+        self._awake = True
 
     # --- power ---------------------------------------------------------------------------------
     def has_power(self, now: float) -> bool:
@@ -105,6 +112,9 @@ class Pn532Chip:
                 return []  # asleep: deaf until the HSU wake-up preamble
             self._awake = True
             data = data[data.index(0x55) :]
+        if self._buf and now - self._last_byte > self.timing.stale_frame:
+            self._buf.clear()  # the rest of that frame never came: start afresh
+        self._last_byte = now
         self._buf += data
         replies: list[Reply] = []
         while True:
@@ -149,6 +159,7 @@ class Pn532Chip:
         fault = self.faults.take(cmd)
         if fault == "vanish":
             self._off_until = now + self.faults.vanish_seconds
+            self._was_powered = False  # it comes back reset, even if nobody talks to it meanwhile
             self.log.append("vanish")
             return []
         handler = _HANDLERS.get(cmd)

@@ -4,9 +4,10 @@ It rests some tags on the reader from the start and taps others one after anothe
 lift, pause), in step with the reader's own exchanges: it acts whenever the emulated chip receives
 a command, at the clock time of that command, so it needs no thread and runs on virtual time.
 
-Tag specs: a piece id (an NTAG213 carrying it), `blank`, `foreign` (a web link), `unformatted`
-(no NDEF at all), `locked` (blank and read-only), `locked:<piece>` (written, then read-only),
-`copy:<piece>` (a second tag carrying the same piece id, for duplicate checks).
+Tag specs: a piece id (an NTAG213 carrying it), `blank`, `foreign` (a web link), `corrupt` (an
+NDEF record cut short), `unformatted` (no NDEF at all), `locked` (blank and read-only),
+`locked:<piece>` (written, then read-only), `copy:<piece>` (a second tag carrying the same piece
+id, for duplicate checks).
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ def tag_from_spec(spec: str, index: int) -> SimTag:
         tag = SimTag.blank(label)
         tag.memory.lock()
         return tag
+    if spec == "corrupt":  # an NDEF record cut short: its payload runs past the message
+        return SimTag(uid=uid_for("corrupt:" + label), ndef=b"\xd1\x01\x30U\x00tabletap:")
     if spec == "unformatted":
         return SimTag(uid=uid_for("unformatted:" + label), ndef=None)
     kind, _, piece = spec.partition(":")

@@ -14,6 +14,7 @@ system clock (`bench/nfc.py`) the same code really waits, giving wall-clock figu
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import serial
@@ -43,6 +44,8 @@ class EmulatedSerial:
         self.timeout = timeout
         self.is_open = True
         self.unplugged = False  # set by tests: the USB adapter itself is gone
+        # set by tests: rewrites each reply frame on its way to the host (line noise)
+        self.mangle: Callable[[bytes], bytes] | None = None
         self._rx: deque[tuple[float, int]] = deque()
         self._tx_free = 0.0
         self._rx_free = 0.0
@@ -68,7 +71,8 @@ class EmulatedSerial:
         self.bytes_written += len(data)
         for reply in self.chip.feed(bytes(data), done):
             t = max(done + reply.delay, self._rx_free)
-            for b in reply.data:
+            payload = self.mangle(reply.data) if self.mangle else reply.data
+            for b in payload:
                 t += self.byte_time
                 self._rx.append((t, b))
             self._rx_free = t

@@ -23,6 +23,7 @@ class Timing(BaseModel):
     tag_read: float = Field(ge=0)
     tag_write: float = Field(ge=0)
     tag_timeout: float = Field(ge=0)
+    stale_frame: float = Field(gt=0)
 
 
 @lru_cache(maxsize=1)
@@ -33,5 +34,5 @@ def default_timing() -> Timing:
 
 INSTANT = Timing(
     status="guess", ack_delay=0, simple_command=0, activation_attempt=0, select_per_target=0,
-    tag_read=0, tag_write=0, tag_timeout=0,
+    tag_read=0, tag_write=0, tag_timeout=0, stale_frame=0.01,
 )

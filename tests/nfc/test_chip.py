@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from adafruit_pn532.adafruit_pn532 import PN532
 from adafruit_pn532.uart import PN532_UART
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hw.pn532.framing import FramedSerial, ReplyTimeout
 from sim.clock import VirtualClock
@@ -176,3 +178,40 @@ def test_frame_exact_reads_avoid_waiting_out_the_serial_timeout():
     framed.read_passive_target(timeout=0.5)
     fast = clock.now() - t0
     assert slow > 0.05 > 0.01 > fast
+
+
+def test_select_deselect_and_release():
+    a, b = SimTag.for_piece("magic-keys/key/gold").memory, SimTag.blank("b").memory
+    pn, chip, _ = driver([a, b])
+    pn.call_function(0x32, params=[0x05, 0xFF, 0x01, 0x01])
+    assert pn.call_function(0x4A, response_length=31, params=[2, 0])[0] == 2
+    assert pn.call_function(0x54, response_length=1, params=[2]) == b"\x00"  # InSelect 2
+    assert pn.call_function(0x44, response_length=1, params=[1]) == b"\x00"  # InDeselect
+    assert pn.call_function(0x52, response_length=1, params=[1]) == b"\x00"  # InRelease 1
+    assert pn.call_function(0x54, response_length=1, params=[1]) == b"\x27"  # gone: wrong context
+    assert pn.call_function(0x40, response_length=17, params=[2, 0x30, 4])[0] == 0x00
+    assert pn.call_function(0x52, response_length=1, params=[0]) == b"\x00"  # release all
+    assert pn.call_function(0x40, response_length=17, params=[2, 0x30, 4]) == b"\x27"
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.binary(max_size=120))
+def test_chip_survives_any_byte_stream(noise):
+    tag = SimTag.for_piece("magic-keys/key/gold").memory
+    chip, port, _ = make([tag])
+    port.write(WAKE)
+    port.write(noise)
+    port.read(200)
+    # whatever came before, a clean command afterwards gets its answer
+    port.write(b"\x00" * 8)  # idle bytes, as after line noise
+    out = command(port, 0x02)
+    assert out.endswith(frame(bytes([0xD5, 0x03, 0x32, 0x01, 0x06, 0x07])))
+
+
+def test_a_stale_partial_frame_does_not_swallow_the_next_command():
+    _, port, clock = make()
+    port.write(WAKE)
+    port.write(b"\x00\xff\x30\xd0\xd4")  # noise that looks like the head of a 48-byte frame
+    clock.sleep(0.02)  # the driver's next command comes after a gap
+    out = command(port, 0x02)
+    assert out == ACK + frame(bytes([0xD5, 0x03, 0x32, 0x01, 0x06, 0x07]))

@@ -208,3 +208,11 @@ def test_poll_time_follows_the_baud_rate(table):
     slow.poll()
     t2 = table.clock.now()
     assert (t2 - t1) > 5 * (t1 - t0)
+
+
+def test_firmware_version_for_the_doctor(table):
+    reader = table.reader()
+    assert reader.firmware_version() == (0x32, 1, 6, 7)
+    table.world.missing_readers.add("chest")
+    reader.close()
+    assert reader.firmware_version() is None

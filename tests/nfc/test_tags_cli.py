@@ -33,6 +33,11 @@ def test_read_foreign_and_unformatted_tags_say_so(capsys):
     assert "unknown: tag" in out and "is not enrolled" in out
 
 
+def test_read_a_corrupt_tag_says_so(capsys):
+    code, out, _ = run(capsys, "read", "--sim", "--sim-tag", "corrupt")
+    assert code == 0 and "corrupt: the tag's NDEF message is garbled" in out
+
+
 def test_write_programs_and_verifies(capsys):
     code, out, _ = run(capsys, "write", "magic-keys/key/blue/3", "--sim", "--sim-tag", "blank")
     assert code == 0 and "wrote magic-keys/key/blue/3" in out and "read it back" in out

@@ -12,8 +12,9 @@ from functools import cache
 from importlib import resources
 from typing import Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
+
+from controller.rules.yamldoc import SourceError, parse_data
 
 GEM_TYPES: tuple[str, ...] = ("ruby", "sapphire", "emerald", "topaz", "amethyst")
 JOKER = "joker"
@@ -62,14 +63,9 @@ class TokenKind:
 
 def parse_treasures(text: str, source: str = "treasures.yaml") -> dict[str, TokenKind]:
     try:
-        raw = yaml.safe_load(text)
-        data = _TreasureFile.model_validate(raw)
-    except yaml.YAMLError as exc:
-        raise TreasureDataError(f"{source}: not valid YAML: {exc}") from None
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise TreasureDataError(f"{source}: {where}: {first['msg']}") from None
+        data = parse_data(text, source, _TreasureFile)
+    except SourceError as exc:
+        raise TreasureDataError(str(exc)) from None
     if set(data.gems) != set(GEM_TYPES):
         raise TreasureDataError(f"{source}: gems needs exactly {', '.join(GEM_TYPES)}")
     # Piece ids are kingdomino/treasure/<gem>/<1-3> and kingdomino/treasure/joker (DESIGN.md).

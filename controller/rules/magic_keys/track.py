@@ -13,8 +13,9 @@ from functools import cache
 from importlib import resources
 from typing import Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from controller.rules.yamldoc import SourceError, parse_data
 
 COLOURS: tuple[str, ...] = ("purple", "blue", "green", "yellow")
 KEYS_PER_COLOUR = 5  # Components: "5 keys for each color"
@@ -142,16 +143,9 @@ def _check_spaces(spaces: list[str]) -> None:
 def parse_track(text: str, source: str = "track.yaml") -> Track:
     """Validate the file's text; raises TrackDataError naming `source` and the problem."""
     try:
-        raw = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise TrackDataError(f"{source}: not valid YAML: {exc}") from None
-    try:
-        data = _TrackFile.model_validate(raw if raw is not None else {})
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        msg = "unknown key (a typo?)" if first["type"] == "extra_forbidden" else first["msg"]
-        raise TrackDataError(f"{source}: {where}: {msg}") from None
+        data = parse_data(text, source, _TrackFile)
+    except SourceError as exc:
+        raise TrackDataError(str(exc)) from None
     try:
         _check_spaces(data.track.spaces)
     except ValueError as exc:

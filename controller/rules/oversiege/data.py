@@ -13,8 +13,9 @@ from functools import cache
 from importlib import resources
 from typing import Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
+
+from controller.rules.yamldoc import SourceError, parse_data
 
 Status = Literal["confirmed", "likely", "guess"]
 Icon = Literal["stone", "bolt", "ram"]
@@ -112,16 +113,9 @@ def _exact(section: str, got: dict[str, object], wanted: tuple[str, ...]) -> Non
 def parse_cards(text: str, source: str = "cards.yaml") -> Cards:
     """Validate the file's text; raises CardDataError naming `source` and the problem."""
     try:
-        raw = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise CardDataError(f"{source}: not valid YAML: {exc}") from None
-    try:
-        data = _CardsFile.model_validate(raw if raw is not None else {})
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        msg = "unknown key (a typo?)" if first["type"] == "extra_forbidden" else first["msg"]
-        raise CardDataError(f"{source}: {where}: {msg}") from None
+        data = parse_data(text, source, _CardsFile)
+    except SourceError as exc:
+        raise CardDataError(str(exc)) from None
     try:
         _exact("castle", data.castle, CASTLE_CARDS)
         _exact("projectiles", data.projectiles, PROJECTILES)

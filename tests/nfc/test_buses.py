@@ -1,0 +1,96 @@
+"""The unmodified SPI and I2C drivers (adafruit_pn532.spi / .i2c) over the emulated chip, through
+the same reader adapter the `spi` and `i2c` transports build."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.identity import decode_piece, encode_piece
+from controller.ports import Poll, ReaderUnavailable
+from hw.pn532.reader import Pn532Reader
+from hw.pn532.transports import BusTransport, i2c_driver, spi_driver
+from sim.clock import VirtualClock
+from sim.pn532.bus import EmulatedI2cBus, EmulatedPin, EmulatedSpiBus
+from sim.pn532.chip import Pn532Chip
+from sim.world import SimTag, SimWorld
+
+
+def make(kind: str, waiting: bool = True):
+    """A reader on an emulated bus; `waiting` puts tabletap's ready-waiting wrapper between
+    driver and bus (as the `spi`/`i2c` transports do), otherwise the driver's own 10 ms loop runs
+    (accounted in virtual time by the emulated bus)."""
+    clock = VirtualClock()
+    world = SimWorld(clock=clock)
+    chip = Pn532Chip(field=lambda: [t.memory for t in world.field_of("chest")],
+                     powered=lambda: "chest" not in world.missing_readers)
+    step = 0.0 if waiting else 0.01
+    wait = (0.05, clock) if waiting else None
+    if kind == "spi":
+        bus = EmulatedSpiBus(chip, clock, poll_step=step)
+        make_driver = spi_driver(lambda: bus, lambda: EmulatedPin(), wait=wait)
+    else:
+        bus = EmulatedI2cBus(chip, clock, poll_step=step)
+        make_driver = i2c_driver(lambda: bus, 0x24, wait=wait)
+    reader = Pn532Reader("chest", BusTransport(make_driver, kind), call_timeout=0.05)
+    return reader, world, chip, clock
+
+
+@pytest.mark.parametrize("kind", ["spi", "i2c"])
+def test_poll_read_and_write_over_the_bus(kind):
+    reader, world, chip, _ = make(kind)
+    assert reader.poll() == Poll()
+    assert chip.sam_configured and chip.max_retries_passive == 1
+    gold, blank = SimTag.for_piece("magic-keys/key/gold"), SimTag.blank("b")
+    world.place("chest", gold)
+    world.place("chest", blank)
+    poll = reader.poll()
+    assert [t.ndef for t in poll.tags] == [gold.ndef, b""]
+    reader.write_ndef(blank.uid, encode_piece("magic-keys/key/green/2"))
+    assert decode_piece(reader.read_ndef(blank.uid)) == "magic-keys/key/green/2"
+
+
+@pytest.mark.parametrize("kind", ["spi", "i2c"])
+def test_faults_over_the_bus(kind):
+    reader, world, chip, _ = make(kind)
+    world.place("chest", SimTag.for_piece("magic-keys/key/gold"))
+    reader.poll()
+    chip.faults.arm("corrupt", 0x4A)
+    assert reader.poll() == Poll(garbled=True)
+    chip.faults.arm("drop", 0x4A)
+    assert reader.poll() == Poll(garbled=True)
+    assert len(reader.poll().tags) == 1
+
+
+@pytest.mark.parametrize("kind", ["spi", "i2c"])
+def test_missing_reader_over_the_bus(kind):
+    reader, world, _, _ = make(kind)
+    world.missing_readers.add("chest")
+    with pytest.raises(ReaderUnavailable):
+        reader.poll()
+    world.missing_readers.discard("chest")
+    assert reader.poll() == Poll()
+
+
+@pytest.mark.parametrize("kind", ["spi", "i2c"])
+def test_ready_waiting_spares_the_drivers_10_ms_steps(kind):
+    """Without the wrapper the driver asks "ready?" every 10 ms, so each poll costs at least
+    one such step; with it the poll ends when the chip is ready."""
+    durations = {}
+    for waiting in (False, True):
+        reader, _, _, clock = make(kind, waiting)
+        reader.poll()
+        t0 = clock.now()
+        reader.poll()
+        durations[waiting] = clock.now() - t0
+    assert durations[False] >= 0.01
+    assert durations[True] < 0.01 and durations[True] < durations[False] - 0.005
+
+
+@pytest.mark.parametrize("kind", ["spi", "i2c"])
+def test_a_missing_bus_reader_costs_one_timeout_not_the_drivers_seconds(kind):
+    reader, world, _, clock = make(kind)
+    world.missing_readers.add("chest")
+    t0 = clock.now()
+    with pytest.raises(ReaderUnavailable):
+        reader.poll()
+    assert clock.now() - t0 <= 0.06

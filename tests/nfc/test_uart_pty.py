@@ -1,0 +1,56 @@
+"""The `uart` transport as configured at the table (`port:` a tty, real pyserial), with the
+emulated chip at the far end of a pseudo-terminal."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.config import ReaderConfig
+from controller.identity import decode_piece
+from controller.ports import ReaderUnavailable
+from hw.pn532 import build_i2c, build_spi, build_uart
+from sim.ntag import Ntag
+from sim.pn532.chip import Pn532Chip
+from sim.pn532.pty import PtyChip
+from sim.world import SimTag
+
+
+@pytest.fixture
+def pty():
+    field: list[Ntag] = []
+    server = PtyChip(Pn532Chip(field=lambda: field))
+    server.field = field
+    yield server
+    server.close()
+
+
+def test_uart_reader_over_real_pyserial(pty):
+    reader = build_uart("chest", ReaderConfig(transport="uart", port=pty.port), {})
+    try:
+        assert reader.poll().tags == ()
+        pty.field.append(SimTag.for_piece("magic-keys/key/gold").memory)
+        (tag,) = reader.poll().tags
+        assert decode_piece(tag.ndef) == "magic-keys/key/gold"
+    finally:
+        reader.close()
+
+
+def test_uart_reader_on_a_port_that_does_not_exist():
+    reader = build_uart("pond", ReaderConfig(transport="uart", port="/dev/tabletap-nothing"), {})
+    with pytest.raises(ReaderUnavailable, match="pond"):
+        reader.poll()
+
+
+def test_uart_needs_a_port():
+    with pytest.raises(ValueError, match="needs `port:`"):
+        build_uart("chest", ReaderConfig(transport="uart"), {})
+
+
+def test_spi_and_i2c_off_a_pi_are_a_missing_reader_not_a_crash():
+    """Blinka cannot build a bus on this machine: the reader is reported missing (and retried
+    by supervision), construction itself never touches the bus."""
+    spi = build_spi("chest", ReaderConfig(transport="spi", cs="D5"), {})
+    i2c = build_i2c("pond", ReaderConfig(transport="i2c"), {})
+    for reader in (spi, i2c):
+        with pytest.raises(ReaderUnavailable):
+            reader.poll()
