@@ -88,6 +88,8 @@ def validate(doc: YamlDoc, model: type[M]) -> M:
             msg = "unknown key (a typo?)"
         elif first["type"] == "missing":
             msg = "required key is missing"
+        elif first["type"] == "value_error":  # our own validators: drop pydantic's prefix
+            msg = str(first.get("ctx", {}).get("error", msg))
         raise doc.error(loc, msg) from None
 
 

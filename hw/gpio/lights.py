@@ -26,6 +26,18 @@ ANIMATIONS = {"off", "solid", "blink", "chase", "pulse", "rainbow"}
 RAINBOW_STEP_SECONDS = 0.05  # one turn of the colour wheel in three seconds
 
 
+COUNT_STEP_SECONDS = 0.25  # one flash (or gap) of a counted pattern
+COUNT_REST_STEPS = 6  # steady colour between two runs of flashes
+
+
+def _counted(level: tuple[float, ...], count: int) -> Iterator[tuple[float, ...]]:
+    """The colour, interrupted every couple of seconds by `count` flashes: a number a child can
+    count off a single LED (Oversiege's cards to draw)."""
+    dim = tuple(v * 0.1 for v in level)
+    run = [level, dim] * count + [level] * COUNT_REST_STEPS
+    return itertools.cycle(run)
+
+
 def _rainbow() -> Iterator[tuple[float, float, float]]:
     wheel = [colorsys.hsv_to_rgb(i / RAINBOW_STEPS, 1.0, 1.0) for i in range(RAINBOW_STEPS)]
     return itertools.cycle(wheel)
@@ -64,7 +76,7 @@ class GpioLights:
             return tuple(c / 255 for c in colour)
         return (max(colour) / 255,) * len(self.led)
 
-    def show(self, pattern: str, colour: str | None = None) -> None:
+    def show(self, pattern: str, colour: str | None = None, count: int | None = None) -> None:
         if pattern not in PATTERNS:
             raise ValueError(f"unknown light pattern {pattern!r} (known: {', '.join(PATTERNS)})")
         animation, default = PATTERNS[pattern]
@@ -76,6 +88,9 @@ class GpioLights:
         led.source = None  # stop a running rainbow before anything else
         if animation == "off":
             led.off()
+        elif count and animation == "solid" and isinstance(led, RGBLED):
+            led.source_delay = COUNT_STEP_SECONDS
+            led.source = _counted(level, count)
         elif animation == "solid":
             led.value = level
         elif animation in ("blink", "chase"):

@@ -166,7 +166,11 @@ def blinka_spi() -> Any:
 
         return busio.SPI(board.SCK, board.MOSI, board.MISO)
     except Exception as exc:  # noqa: BLE001 - Blinka raises all sorts off a Pi
-        raise OSError(f"SPI is not available on this machine ({exc!r})") from None
+        raise OSError(
+            "SPI is not available on this machine: Adafruit Blinka finds no SPI pins here. On a "
+            "Raspberry Pi, enable SPI (sudo raspi-config, Interface Options, SPI) and reboot; "
+            f"elsewhere use transport: uart or sim. (Blinka said: {exc})"
+        ) from None
 
 
 def blinka_i2c() -> Any:
@@ -177,4 +181,8 @@ def blinka_i2c() -> Any:
 
         return busio.I2C(board.SCL, board.SDA)
     except Exception as exc:  # noqa: BLE001 - Blinka raises all sorts off a Pi
-        raise OSError(f"I2C is not available on this machine ({exc!r})") from None
+        raise OSError(
+            "I2C is not available on this machine: Adafruit Blinka finds no I2C pins here. On a "
+            "Raspberry Pi, enable I2C (sudo raspi-config, Interface Options, I2C) and reboot; "
+            f"elsewhere use transport: uart or sim. (Blinka said: {exc})"
+        ) from None

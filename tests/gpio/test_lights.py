@@ -102,3 +102,22 @@ def test_wiring_mistakes_are_explained(factory):
         GpioLights(LightsConfig(kind="rgb", pins=[12, 13]), factory)
     with pytest.raises(GpioError, match="Pico"):
         GpioLights(LightsConfig(kind="neopixel"), factory)
+
+
+def test_a_counted_turn_flashes_the_count_then_rests_on_the_colour(lights, factory):
+    """Oversiege: the turn lights show how many cards the next player draws (here 3 flashes)."""
+    lights.show("turn", "blue", count=3)
+    seen: list[tuple[float, ...]] = []
+
+    def record() -> bool:
+        now = duties(factory)
+        if not seen or seen[-1] != now:
+            seen.append(now)
+        return len(seen) >= 8
+
+    assert wait_for(record, timeout=4.0)
+    bright = (0.0, 0.0, 1.0)
+    dim = (0.0, 0.0, 0.1)
+    assert set(seen) == {bright, dim}  # only the player's colour, flashing
+    lights.show("turn", "blue")
+    assert duties(factory) == bright  # no count: steady again
