@@ -94,7 +94,7 @@ class LightsConfig(Strict):
 class SerialConfig(Strict):
     port: str | None = None  # None: find the Pico by /dev/serial/by-id or USB VID:PID
     baud: int = 115200
-    host_timeout: float = Field(3.0, ge=0.5)  # host silent this long: the Pico locks, goes amber
+    host_timeout: float = Field(3.0, ge=0.5, le=600)  # host silent this long: Pico locks, amber
     # The Pico's own pins (GP numbers; the host sends them in its cfg command after hello).
     servo_pin: int = Field(16, ge=0, le=29)
     pixel_pin: int = Field(15, ge=0, le=29)

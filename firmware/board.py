@@ -30,7 +30,7 @@ DEFAULTS = {
     "pixels": 12,
     "buttons": {"end-turn": 14, "roll": 13},
     "lid_pin": None,
-    "hold_ms": 800,
+    "hold_ms": 1000,
     "host_timeout": 3.0,
 }
 
@@ -49,6 +49,8 @@ _NUMBER_RANGES = {
     "host_timeout": (0.5, 600),
 }
 
+_INT_KEYS = ("servo_pin", "pixel_pin", "pixels", "hold_ms")
+
 
 def check_config(update, current):
     """The config after applying `update`, or ValueError naming the first bad key."""
@@ -61,6 +63,8 @@ def check_config(update, current):
             lo, hi = _NUMBER_RANGES[key]
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise ValueError(key + " must be a number")
+            if key in _INT_KEYS and not isinstance(value, int):
+                raise ValueError(key + " must be a whole number")
             if value < lo or value > hi:
                 raise ValueError("%s must be within %s..%s" % (key, lo, hi))
         elif key == "buttons":
@@ -77,6 +81,12 @@ def check_config(update, current):
         else:
             raise ValueError("unknown config key " + str(key))
         cfg[key] = value
+    pins = [cfg["servo_pin"], cfg["pixel_pin"]] + [cfg["buttons"][n] for n in cfg["buttons"]]
+    if cfg["lid_pin"] is not None:
+        pins.append(cfg["lid_pin"])
+    for pin in pins:
+        if pins.count(pin) > 1:
+            raise ValueError("pin GP%d is used twice" % pin)
     if cfg["min_us"] >= cfg["max_us"]:
         raise ValueError("min_us must be below max_us")
     if cfg["min_angle"] >= cfg["max_angle"]:
@@ -105,7 +115,6 @@ class Board:
         self.last_ack = None
         self.host_seen = now  # silence is counted from power-up too
         self.safe = False
-        self.safe_since = None
         self.outbox = []  # [event seq, name, kind]
         self.event_seq = 0
         self.event_sent = None
@@ -135,7 +144,7 @@ class Board:
         for kind, seq, body in self.decoder.feed(data):
             self.host_seen = now
             if self.safe:
-                self.leave_safe(now)
+                self.leave_safe()
             if kind == "hello":
                 self.on_hello(body)
             elif kind == "cmd":
@@ -180,6 +189,8 @@ class Board:
         op = body.get("op")
         if op == "latch":
             self.hw.servo.set_open(bool(body["open"]))
+        elif op == "sweep":
+            self.hw.servo.sweep(body["degrees"])
         elif op == "show":
             self.hw.ring.show(body["pattern"], body.get("colour"), now)
         elif op == "cfg":
@@ -208,11 +219,10 @@ class Board:
     def enter_safe(self, now):
         """The host fell silent: lock the latch and show amber until it comes back."""
         self.safe = True
-        self.safe_since = now
         self.hw.servo.set_open(False)
         self.hw.ring.show("safe", None, now)
 
-    def leave_safe(self, now):
+    def leave_safe(self):
         """The host is back: tell it, so it can restore the latch and lights it wants."""
         self.safe = False
         self.queue_event("safe", "ended")

@@ -26,6 +26,7 @@ class Servo:
         self.configure(cfg)
         self.opened = False
         self.target = self.closed_angle
+        self.then = None  # where to go once the target is reached (a sweep's way back)
         self.last_ms = None
 
     def configure(self, cfg):
@@ -44,6 +45,16 @@ class Servo:
     def set_open(self, open_):
         self.opened = bool(open_)
         self.target = self.open_angle if open_ else self.closed_angle
+        self.then = None
+
+    def sweep(self, degrees):
+        """A small move toward open and back, to show the servo works without unlatching."""
+        if self.opened:
+            raise ValueError("the latch is open")
+        degrees = clamp(degrees, 0, 30)
+        toward = 1 if self.open_angle > self.closed_angle else -1
+        self.target = clamp(self.closed_angle + toward * degrees, self.min_angle, self.max_angle)
+        self.then = self.closed_angle
 
     def pulse_us(self, angle):
         span = self.max_angle - self.min_angle
@@ -64,6 +75,8 @@ class Servo:
             else:
                 self.angle -= step
         self.last_ms = now
+        if self.angle == target and self.then is not None:
+            self.target, self.then = self.then, None
         duty = duty_u16(self.pulse_us(self.angle))
         if duty != self.duty:
             self.pwm.duty_u16(duty)

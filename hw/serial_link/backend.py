@@ -8,6 +8,7 @@ board and calls back here with its port: hw never imports sim.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -19,6 +20,7 @@ from hw.serial_link.link import BoardLink, LinkError, ProtocolMismatch
 log = logging.getLogger("tabletap.serial")
 
 KINDS = ("press", "hold", "lid-open", "lid-closed")
+SWEEP_WAIT = 3.0  # seconds
 
 
 def board_config(config: Config) -> dict[str, Any]:
@@ -55,6 +57,17 @@ class SerialChest:
     def is_open(self) -> bool:
         return self._open
 
+    def sweep(self, degrees: float) -> str:
+        """For `tabletap doctor`: a small move toward open and back, done by the board itself."""
+        ticket = self.link.submit({"op": "sweep", "degrees": degrees})
+        if not ticket.wait(SWEEP_WAIT):
+            raise LinkError(f"the board did not acknowledge the sweep within {SWEEP_WAIT:g} s")
+        if ticket.superseded:
+            raise LinkError("the board reset during the sweep")
+        if not ticket.ok:
+            raise LinkError(f"the board refused the sweep: {ticket.err}")
+        return f"the Pico swung the servo {degrees:g} degrees toward open and back"
+
     def close(self) -> None:
         pass  # the link is closed once, by the buttons (the last part Outputs.close closes)
 
@@ -80,7 +93,7 @@ class SerialLights:
 
 
 class SerialButtons:
-    def __init__(self, link: BoardLink, on_close: list[Any] | None = None) -> None:
+    def __init__(self, link: BoardLink, on_close: list[Callable[[], None]] | None = None) -> None:
         self.link = link
         self.on_close = on_close or []
 
@@ -100,11 +113,15 @@ class SerialButtons:
 
 
 def build_outputs(config: Config, context: dict[str, Any], port: str | None = None,
-                  on_close: list[Any] | None = None) -> Outputs:
+                  on_close: list[Callable[[], None]] | None = None) -> Outputs:
     """Outputs on the Pico at `port` (or config.serial.port, or the one found on USB)."""
     if port is None and context.get("sim"):
-        (simulated,) = entry_points(group="tabletap.backends", name="serial-sim")
-        return simulated.load()(config, context)
+        found = entry_points(group="tabletap.backends", name="serial-sim")
+        if not found:
+            raise LinkError("--sim with backend: serial needs the simulated Pico (entry point "
+                            "'serial-sim' in tabletap.backends); is tabletap installed "
+                            "(pip install -e .)?")
+        return next(iter(found)).load()(config, context)
     cfg = config.serial
     link = BoardLink(port or cfg.port, baud=cfg.baud, board_config=board_config(config),
                      host_timeout=cfg.host_timeout, retry=cfg.retry_seconds).start()
@@ -116,5 +133,4 @@ def build_outputs(config: Config, context: dict[str, Any], port: str | None = No
         raise
     except LinkError as e:
         log.warning("%s; the chest and lights will follow when the board answers", e)
-    outputs = Outputs(SerialChest(link), SerialLights(link), SerialButtons(link, on_close))
-    return outputs
+    return Outputs(SerialChest(link), SerialLights(link), SerialButtons(link, on_close))

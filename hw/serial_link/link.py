@@ -29,6 +29,9 @@ from hw.serial_link.discovery import find_port
 log = logging.getLogger("tabletap.serial")
 
 
+STATE_OPS = ("latch", "show")  # commands whose latest body is the state a reset must restore
+
+
 class LinkError(RuntimeError):
     """The board could not be reached in time."""
 
@@ -95,6 +98,7 @@ class BoardLink:
         self._decoder = protocol.Decoder()
         self._ready = False  # hello exchanged with the running boot
         self._port_path = port or ""
+        self._last_error = ""  # why the port last failed to open, for the timeout message
         self._last_hello_tx = 0.0
         self._last_tx = 0.0
         self._last_rx = 0.0
@@ -123,18 +127,20 @@ class BoardLink:
             raise self.fatal
         if self.hello is None:
             where = self.configured_port or "the Pico"
-            raise LinkError(f"no answer from {where} within {timeout:g} s")
+            why = f" ({self._last_error})" if self._last_error else ""
+            raise LinkError(f"no answer from {where} within {timeout:g} s{why}")
         return self.hello
 
     def submit(self, body: dict[str, Any]) -> Ticket:
-        """Queue a command; returns at once. The latest body per op is kept for a resync."""
+        """Queue a command; returns at once. The latest latch and show are kept for a resync."""
         if self.fatal is not None:
             raise self.fatal
         with self._lock:
             self._seq += 1
             ticket = Ticket(self._seq, dict(body))
             self._queue.append(ticket)
-            self.desired[body["op"]] = dict(body)
+            if body["op"] in STATE_OPS:
+                self.desired[body["op"]] = dict(body)
         self._wake()
         return ticket
 
@@ -197,9 +203,14 @@ class BoardLink:
     def _open(self) -> bool:
         try:
             path = self.find(self.configured_port)
-            self._ser = serial.Serial(path, self.baud, timeout=0, write_timeout=1)
+            # pyserial raises DTR on open, which the Pico's USB CDC needs before it sends.
+            # Exclusive: a second tabletap (say `doctor` beside the daemon) must not say hello
+            # in the middle of a session and make the board forget which commands it ran.
+            self._ser = serial.Serial(path, self.baud, timeout=0, write_timeout=1,
+                                      exclusive=True)
         except (serial.SerialException, OSError) as e:
             log.debug("cannot open the board's port yet: %s", e)
+            self._last_error = str(e)
             return False
         self._port_path = path
         self._decoder = protocol.Decoder()
@@ -308,7 +319,7 @@ class BoardLink:
 
     def _desired_bodies(self) -> list[dict[str, Any]]:
         with self._lock:
-            return [dict(b) for op, b in self.desired.items() if op != "cfg"]
+            return [dict(b) for b in self.desired.values()]
 
     def _resync(self, bodies: list[dict[str, Any]], drop_inflight: bool) -> None:
         """Put `bodies` at the head of the queue, as new commands with new numbers.

@@ -1,9 +1,12 @@
 """A Pico on a pseudo-terminal: the firmware's own code, with faults on demand.
 
 `SimBoard.port` is a path real pyserial can open. The firmware runs in a thread of this process
-(its `machine` and `neopixel` are the stand-ins in standins.py); resetting the board stops that
-thread and starts the firmware afresh, with a new boot id and its USB link re-enumerated, as a
-real reset does.
+(its `machine` and `neopixel` are the stand-ins in standins.py, which record PWM duty and LED
+colours over time in `recorder`). Faults: `set_corruption(f)` drops or bit-flips that fraction of
+the bytes each way; `unplug()`/`replug()` pull and restore the USB link while the board runs on;
+`reset()` stops the firmware and starts it afresh, with a new boot id and its USB link
+re-enumerated, as a real reset does; `hang()` freezes the firmware's loop so that its watchdog
+resets it.
 """
 
 from __future__ import annotations

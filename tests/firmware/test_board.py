@@ -87,7 +87,8 @@ def test_the_same_host_keeps_its_numbers_a_new_host_starts_afresh(rig: Rig) -> N
 def test_a_bad_config_is_refused_and_changes_nothing(rig: Rig) -> None:
     before = dict(rig.board.cfg)
     for bad in ({"min_us": 100}, {"min_us": 2000, "max_us": 1000}, {"open_angle": 120},
-                {"pixels": "many"}, {"colour": 3}, {"buttons": {"x": 40}}):
+                {"pixels": "many"}, {"servo_pin": 16.5}, {"colour": 3}, {"buttons": {"x": 40}},
+                {"lid_pin": 16}, {"buttons": {"a": 3, "b": 3}}):
         ack = rig.cmd(len(rig.executed) + 1, op="cfg", **bad)
         assert ack["ok"] is False and ack["err"], bad
     assert rig.board.cfg == before

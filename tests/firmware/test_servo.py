@@ -74,3 +74,23 @@ def test_no_config_or_command_drives_the_servo_past_its_limits(update: dict, mov
     lo = servo.duty_u16(max(cfg["min_us"], servo.ABS_MIN_US))
     hi = servo.duty_u16(min(cfg["max_us"], servo.ABS_MAX_US))
     assert all(lo <= d <= hi for d in pwm.duties)
+
+
+def test_a_sweep_goes_a_little_way_toward_open_and_comes_back() -> None:
+    pwm = FakePWM()
+    s = servo.Servo(pwm, dict(board.DEFAULTS, travel_s=0.5))
+    s.update(0, diff)
+    closed = pwm.duties[-1]
+    s.sweep(10)
+    for t in range(0, 400, 4):
+        s.update(t, diff)
+    peak = max(pwm.duties)
+    assert peak == servo.duty_u16(s.pulse_us(-20))  # closed is -30: ten degrees toward open
+    assert pwm.duties[-1] == closed and not s.opened
+    s.set_open(True)
+    try:
+        s.sweep(10)
+    except ValueError as e:
+        assert "open" in str(e)
+    else:
+        raise AssertionError("a sweep with the latch open was accepted")

@@ -39,7 +39,7 @@ def test_the_shipped_demo_passes_and_narrates(capsys):
     demo = ROOT / "scenarios" / "magic-keys" / "demo-three-players.yaml"
     assert main(["sim", "run", "--play-by-play", str(demo)]) == 0
     out = capsys.readouterr().out
-    assert "PASS" in out and "ana wins" in out and "magic pond" in out
+    assert "PASS" in out and "Ana wins" in out and "magic pond" in out
 
 
 def test_several_files_report_the_worst_outcome(capsys):

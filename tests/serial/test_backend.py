@@ -12,6 +12,7 @@ import pytest
 from controller.adapters import build_outputs
 from controller.config import Config
 from controller.ports import InputEvent
+from firmware.board import DEFAULTS
 from hw.serial_link import ProtocolMismatch
 from hw.serial_link.backend import board_config
 from hw.serial_link.backend import build_outputs as serial_outputs
@@ -105,3 +106,27 @@ def test_tabletap_run_sim_plays_through_the_firmware(tmp_path: Path) -> None:
         watchdog.cancel()
     assert any("ana's turn ends" in line for line in lines), "".join(lines)
     assert "Pico firmware 1.0.0 (protocol 1)" in stderr
+
+
+def test_the_doctor_can_sweep_the_latch_without_opening_it() -> None:
+    context = make_context()
+    outputs = build_outputs(Config(backend="serial", chest={"servo": {"travel_seconds": 0.1}}),
+                            context)
+    pico: SimBoard = context["pico"]
+    rec = pico.recorder
+    try:
+        closed = rec.duty(16)
+        told = outputs.chest.sweep(10)
+        assert "10 degrees" in told
+        assert rec.wait_for(lambda: max(d for _, _, d in rec.pwm) > closed
+                            and rec.duty(16) == closed, 2)
+        assert not outputs.chest.is_open
+        assert "sweep" not in outputs.chest.link.desired  # a reset never replays it
+    finally:
+        outputs.close()
+
+
+def test_the_boards_power_up_defaults_are_the_configs_defaults() -> None:
+    """Until the host's cfg arrives the board runs on firmware/board.py's DEFAULTS; they must be
+    what the daemon would send for a default config, or the latch would jump at the first cfg."""
+    assert board_config(Config()) == DEFAULTS

@@ -46,6 +46,14 @@ def where_is(state: MagicKeysState, key: str) -> str:
     return f"is a fake key, already lying in front of {place[len(HELD):]}"
 
 
+def key_name(key: str) -> str:
+    """`blue/3` -> `the blue key 3`: how a parent says it at the table."""
+    if key == GOLD:
+        return "the golden key"
+    colour, _, number = key.partition("/")
+    return f"the {colour} key {number}"
+
+
 def check_key_name(track: Track, key: str) -> None:
     if key != GOLD and key not in track.keys:
         raise Rejection(
@@ -130,11 +138,11 @@ def _open_chest(
         where = "The golden key goes back to its place."
     else:
         places[key] = TOWER
-        where = f"{key} hangs on the tower."
+        where = f"{key_name(key).capitalize()} hangs on the tower."
     events.append(
         Event(
             "chest-open",
-            f"{player} tries {key} at the chest: click, a true key! {where}",
+            f"{player} tries {key_name(key)} in the chest: click, a true key! {where}",
             {"player": player, "key": key, "gems": won},
         )
     )
@@ -171,7 +179,7 @@ def _keep_fake(state: MagicKeysState, key: str, events: list[Event]) -> MagicKey
     events.append(
         Event(
             "fake",
-            f"{player} tries {key} at the chest: it stays shut, a fake key! "
+            f"{player} tries {key_name(key)} in the chest: it stays shut, a fake key! "
             f"{player} keeps it in front of them.",
             {"player": player, "key": key},
         )
@@ -188,7 +196,10 @@ def try_key(track: Track, state: MagicKeysState, action: TryKey) -> Result:
         _check_digital_try(track, state, key)
     elif key != GOLD and state.places[key] != FOREST:
         code = "key-already-used" if state.places[key] == TOWER else "fake-key-already-revealed"
-        raise Rejection(code, f"{key} {where_is(state, key)}; pull a key still in the forest.")
+        raise Rejection(
+            code, f"{key_name(key).capitalize()} {where_is(state, key)}; pull a key still in the "
+            "forest."
+        )
     player = state.player
     events: list[Event] = []
     if key == GOLD or key not in state.fake_keys:
@@ -236,7 +247,7 @@ def pond(track: Track, state: MagicKeysState, action: Pond) -> Result:
     places = dict(state.places)
     places[key] = POND
     update: dict[str, Any] = {"places": places}
-    text = f"{player} throws the fake key {key} into the magic pond"
+    text = f"{player} throws the fake key ({key_name(key)}) into the magic pond"
     if state.dice_mode == "digital":
         update["dice"] = DICE_COUNT
         text += " and brings back all the dice."
