@@ -192,7 +192,7 @@ class Board:
         elif op == "sweep":
             self.hw.servo.sweep(body["degrees"])
         elif op == "show":
-            self.hw.ring.show(body["pattern"], body.get("colour"), now)
+            self.hw.ring.show(body["pattern"], body.get("colour"), now, body.get("count"))
         elif op == "cfg":
             cfg = check_config(body, self.cfg)
             rebuild = False
@@ -204,10 +204,11 @@ class Board:
                 opened = self.hw.servo.opened
                 pattern = self.hw.ring.pattern
                 colour = self.hw.ring.colour
+                count = self.hw.ring.count
                 self.hw.deinit()
                 self.hw = self.make_hw(cfg, now)
                 self.hw.servo.set_open(opened)
-                self.hw.ring.show(pattern, colour, now)
+                self.hw.ring.show(pattern, colour, now, count)
             else:
                 self.hw.servo.configure(cfg)
                 for inp in self.hw.inputs:

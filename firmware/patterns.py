@@ -59,6 +59,12 @@ def wheel(pos):
     return (pos, 0, 255 - pos)
 
 
+def counted(frame, count):
+    """A number on the ring: the first `count` pixels as drawn, the rest dimmed to an eighth
+    (Oversiege: how many cards the player whose turn it is draws)."""
+    return [px if i < count else _scale(px, 1, 8) for i, px in enumerate(frame)]
+
+
 def render(animation, rgb, n, t_ms):
     """The colours of n pixels at t_ms into the animation."""
     black = (0, 0, 0)
@@ -105,13 +111,15 @@ class Ring:
         self.animation = "off"
         self.rgb = (0, 0, 0)
         self.since = 0
+        self.count = None
         self.last = None
         self.drawn_at = None
 
-    def show(self, pattern, colour, now):
+    def show(self, pattern, colour, now, count=None):
         self.animation, self.rgb = resolve(pattern, colour)
         self.pattern = pattern
         self.colour = colour
+        self.count = count
         self.since = now
         self.drawn_at = None  # draw at the next update, whatever the frame timer says
 
@@ -120,6 +128,8 @@ class Ring:
             return
         self.drawn_at = now
         frame = render(self.animation, self.rgb, self.n, ticks_diff(now, self.since))
+        if self.count is not None:
+            frame = counted(frame, self.count)
         if frame == self.last:
             return
         for i in range(self.n):

@@ -77,12 +77,15 @@ class SerialLights:
         self.link = link
         self._pattern = "off"
 
-    def show(self, pattern: str, colour: str | None = None) -> None:
+    def show(self, pattern: str, colour: str | None = None, count: int | None = None) -> None:
         if pattern not in PATTERNS:
             raise ValueError(f"unknown light pattern {pattern!r}; known: {', '.join(PATTERNS)}")
         self._pattern = pattern
-        self.link.submit({"op": "show", "pattern": pattern,
-                          "colour": colour if colour in COLOURS else None})
+        command = {"op": "show", "pattern": pattern,
+                   "colour": colour if colour in COLOURS else None}
+        if count is not None:
+            command["count"] = count
+        self.link.submit(command)
 
     @property
     def pattern(self) -> str:

@@ -74,3 +74,14 @@ def test_unknown_names_are_refused() -> None:
             assert args[0] in str(e) or args[1] in str(e)
         else:
             raise AssertionError(f"{args} was accepted")
+
+
+def test_a_count_lights_that_many_pixels_and_dims_the_rest() -> None:
+    """Oversiege's turn lights: how many cards the next player draws, on the ring."""
+    strip = FakeStrip(6)
+    ring = fw.Ring(strip, 6)
+    ring.show("turn", "blue", 0, 3)
+    ring.update(0, lambda a, b: a - b)
+    blue = fw.COLOURS["blue"]
+    assert strip.buf[:3] == [blue] * 3
+    assert all(px != blue and max(px) > 0 for px in strip.buf[3:])
