@@ -72,8 +72,9 @@ class ServoConfig(Strict):
         a, b = info.data.get("min_angle"), info.data.get("max_angle")
         if a is not None and b is not None and not min(a, b) <= value <= max(a, b):
             raise ValueError(f"{value:g} is outside the servo's limits [{a:g}, {b:g}]")
-        if info.field_name == "closed_angle" and value == info.data.get("open_angle"):
-            raise ValueError("must differ from open_angle, or the latch never moves")
+        opened = info.data.get("open_angle")
+        if info.field_name == "closed_angle" and opened is not None and abs(value - opened) < 1:
+            raise ValueError("must be at least 1 degree from open_angle, or the latch never moves")
         return value
 
 

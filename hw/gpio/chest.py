@@ -62,7 +62,9 @@ class GpioChest:
         for the whole swing between closed and open, less for a shorter move."""
         target = self.clamp(angle)
         start = self._target
-        swing = abs(self.cfg.open_angle - self.cfg.closed_angle)
+        # The config keeps open and closed a degree apart at least; the floor also bounds the
+        # step count of a move far outside the swing (the doctor's sweep).
+        swing = max(abs(self.cfg.open_angle - self.cfg.closed_angle), 1.0)
         seconds = self.cfg.travel_seconds * abs(target - start) / swing
         steps = max(1, math.ceil(seconds / SERVO_FRAME_SECONDS - 1e-9))
         pause = seconds / steps

@@ -107,7 +107,7 @@ def test_never_past_the_pulse_limits(limits, fractions, pulses, travel, moves):
 
     lo, hi = limits
     pick = [min(max(lo + (hi - lo) * f, min(lo, hi)), max(lo, hi)) for f in fractions]
-    assume(pick[0] != pick[1])  # the config refuses a latch that never moves
+    assume(abs(pick[0] - pick[1]) >= 1)  # the config refuses a latch that (almost) never moves
     cfg = ServoConfig(min_angle=lo, max_angle=hi, open_angle=pick[0], closed_angle=pick[1],
                       min_pulse_width=pulses[0], max_pulse_width=pulses[1],
                       travel_seconds=travel)
@@ -165,3 +165,10 @@ def test_doctor_sweep_with_detach_after_travel(factory, clock):
     chest = GpioChest(ServoConfig(detach_after_travel=True), clock, factory)
     assert "1.167 → 1.278 → 1.167 ms" in chest.sweep(10)  # -30, -20, -30 degrees
     assert factory.pin(18).frequency is None
+
+
+def test_a_latch_that_barely_moves_is_refused_by_the_config():
+    """A swing under a degree is a typo, and would make every step of a sweep crawl."""
+    with pytest.raises(SourceError) as err:
+        parse_config("chest:\n  servo:\n    open_angle: 10\n    closed_angle: 10.2\n", "t.yaml")
+    assert err.value.key == "chest.servo.closed_angle" and "at least 1 degree" in str(err.value)
