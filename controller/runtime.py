@@ -80,7 +80,7 @@ def open_table(
     readers = build_readers(config, context)
     outputs = build_outputs(config, context)
     session = TableSession(engine, table, state, journal, outputs, config, narrate,
-                           actions=actions)
+                           actions=actions, header=header)
     session.show_turn()
     registry = UidRegistry.load(config.registry_path())
     return Daemon(session, readers, outputs.buttons, clock, Identifier(registry),

@@ -7,13 +7,14 @@ and fsynced *before* the chest or the lights act on it. A rejection changes noth
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from controller.config import Config
-from controller.games.base import GameTable, Pending, PieceLifted, TableInput
-from controller.journal import Journal
+from controller.games.base import ButtonPressed, GameTable, Pending, PieceLifted, TableInput
+from controller.journal import GameHeader, Journal
 from controller.patterns import player_colour
 from controller.ports import InputEvent, Outputs
 from controller.rules.base import Engine, Event, Rejection
@@ -43,6 +44,7 @@ class TableSession:
     config: Config
     narrate: Narrator = field(default=lambda text: None)
     actions: int = 0  # accepted actions so far (journal numbering)
+    header: GameHeader | None = None  # the game being played, to start the next one like it
     last: Result | None = None
     _relock_at: float | None = None
     _feedback_until: float | None = None
@@ -55,7 +57,10 @@ class TableSession:
             if self.engine.is_over(self.state):
                 if isinstance(event, PieceLifted):
                     return Result(None)  # lifting the winning key is not a move
-                raise Rejection("game-over", "The game is over; start a new game to play again.")
+                if event == ButtonPressed("end-turn", long=True) and self.header is not None:
+                    return self.new_game(now)
+                raise Rejection("game-over", "The game is over; hold the end-turn button to "
+                                "start a new game.")
             interpreted = self.table.interpret(self.state, event, now)
             if interpreted is None:
                 return Result(None)
@@ -75,6 +80,27 @@ class TableSession:
             log.info("%s: %s", ev.kind, ev.text)
         self._answer(outcome.events, now)
         self.last = Result(True, events=outcome.events)
+        return self.last
+
+    def new_game(self, now: float) -> Result:
+        """After a win, the same players start again (a long press of end-turn at the table):
+        a fresh secret seed, no forced set-up, the finished game archived by the journal."""
+        assert self.header is not None
+        header = replace(self.header, seed=secrets.randbelow(2**31), setup={})
+        state = self.engine.new_game(header.players, header.seed, header.options, header.setup)
+        self.journal.start(header)
+        self.header, self.state, self.actions = header, state, 0
+        self.table = type(self.table)()  # no half-made gesture carries over
+        opening = (Event("new-game", f"A new game of {header.game} begins: "
+                         f"{', '.join(header.players)}."),
+                   *getattr(self.engine, "opening_events", lambda _s: ())(state))
+        for ev in opening:
+            self.narrate(f"  {ev.text}")
+        self._relock_at = None
+        self.outputs.chest.set_open(False)
+        self._feedback_until = None
+        self.show_turn()
+        self.last = Result(True, events=tuple(opening))
         return self.last
 
     def reject(self, rejection: Rejection, now: float) -> Result:

@@ -87,3 +87,22 @@ def test_oversiege_turn_lights_show_how_many_cards_to_draw(tmp_path: Path):
     lights = daemon.session.outputs.lights
     assert lights.pattern == "turn" and lights.history[-1][2] == "red"
     assert lights.counts[-1] == 3  # an intact castle draws three (placeholder data)
+
+
+def test_a_long_press_after_the_win_starts_a_new_game_and_archives_the_old(tmp_path: Path):
+    from controller.games.base import ButtonPressed
+    from controller.journal import Journal
+
+    daemon, ctx = magic_keys_table(tmp_path, players=("ana", "ben", "cleo", "dan"))
+    session = daemon.session
+    for key in ("gold", "yellow/3", "yellow/4", "yellow/5", "gold", "green/1", "green/2",
+                "green/4", "purple/1"):  # ana: 5 + 5 + 2 = 12 >= 11
+        tap(daemon, ctx, f"magic-keys/key/{key}")
+    assert session.engine.winners(session.state) == ["ana"]
+    assert session.handle(ButtonPressed("end-turn"), 0).rejection.code == "game-over"
+    result = session.handle(ButtonPressed("end-turn", long=True), 0)
+    assert result.accepted and session.engine.current_player(session.state) == "ana"
+    assert session.header.setup == {}  # a fresh secret choice of fake keys
+    replayed = Journal.in_dir(tmp_path / "state").replay()
+    assert replayed.actions == 0 and replayed.header.seed == session.header.seed
+    assert len(list((tmp_path / "state" / "games").glob("*.jsonl"))) == 1
