@@ -11,22 +11,28 @@ $(STAMP): pyproject.toml tools/bootstrap-venv.sh
 	@touch $(STAMP)
 
 # MicroPython 1.27 on Node.js (package.json), so `make test` runs the Pico firmware under real
-# MicroPython too. Node and npm come from apt when missing and we are root.
+# MicroPython too. Node and npm come from apt when missing and we are root. Without them (no root,
+# no apt) the check is skipped with a notice, except in CI, where it is required.
 NPM_STAMP := node_modules/.installed
 $(NPM_STAMP): package.json package-lock.json
-	@command -v node >/dev/null && command -v npm >/dev/null || { \
+	@if ! { command -v node >/dev/null && command -v npm >/dev/null; }; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    apt-get update -q && apt-get install -y -q nodejs npm; \
-	  else echo "make test needs Node.js and npm: apt-get install nodejs npm" >&2; exit 1; fi; }
-	npm ci --no-audit --no-fund --loglevel=error
-	@touch $(NPM_STAMP)
+	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm; \
+	  fi; \
+	fi; \
+	if command -v node >/dev/null && command -v npm >/dev/null; then \
+	  npm ci --no-audit --no-fund --loglevel=error && touch $(NPM_STAMP); \
+	else \
+	  echo "NOTICE: Node.js and npm are missing (apt-get install nodejs npm): the firmware check" \
+	       "under real MicroPython is skipped; it still runs under CPython."; \
+	fi
 
 run: $(STAMP)
 	$(BIN)/tabletap sim run --play-by-play scenarios/magic-keys/demo-three-players.yaml
 
 test: $(STAMP) $(NPM_STAMP)
 	$(BIN)/ruff check .
-	TABLETAP_REQUIRE_MICROPYTHON=1 $(BIN)/pytest
+	TABLETAP_REQUIRE_MICROPYTHON=$$( [ -f $(NPM_STAMP) ] || [ -n "$$CI" ] && echo 1 ) $(BIN)/pytest
 	$(BIN)/tabletap sim run scenarios/*/*.yaml
 
 bench: $(STAMP)

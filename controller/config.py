@@ -11,7 +11,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from controller.yamlsource import load_file, load_text, validate
+from controller.rules import engine_for
+from controller.rules.base import Rejection
+from controller.yamlsource import YamlDoc, load_file, load_text, validate
 
 
 class Strict(BaseModel):
@@ -107,7 +109,7 @@ class SerialConfig(Strict):
 
 class PollConfig(Strict):
     period: float = Field(0.1, gt=0)
-    miss_threshold: int = Field(3, ge=1)  # clean misses in a row before a piece counts as lifted
+    miss_threshold: int = Field(2, ge=1)  # clean misses in a row before a piece counts as lifted
 
 
 class Config(Strict):
@@ -139,11 +141,49 @@ def load_config(path: str | Path | None) -> Config:
     """The config at `path`, or the defaults (a simulated table) when there is none."""
     if path is None:
         return Config()
-    return validate(load_file(path), Config)
+    return _checked(load_file(path))
 
 
 def parse_config(text: str, name: str = "<config>") -> Config:
-    return validate(load_text(text, name), Config)
+    return _checked(load_text(text, name))
+
+
+def _checked(doc: YamlDoc) -> Config:
+    config: Config = validate(doc, Config)
+    _check_game(doc, config)
+    return config
+
+
+def _check_game(doc: YamlDoc, config: Config) -> None:
+    """A game named in the config must start: a bad option is a config error with its line,
+    not a surprise when the family sits down."""
+    if config.game is None:
+        return
+    try:
+        engine = engine_for(config.game)
+    except Rejection as exc:
+        raise doc.error(("game",), exc.message) from None
+    if not config.players:
+        return  # given on the command line (`tabletap run --players`)
+
+    def starts(options: dict[str, Any], setup: dict[str, Any]) -> Rejection | None:
+        try:
+            engine.new_game(list(config.players), config.seed or 0, options, setup)
+        except Rejection as exc:
+            return exc
+        return None
+
+    problem = starts(config.options, config.setup)
+    if problem is None:
+        return
+    # Name the key the problem lies under: whichever part, left out, lets the game start.
+    if starts({}, config.setup) is None:
+        key = "options"
+    elif starts(config.options, {}) is None:
+        key = "setup"
+    else:
+        key = "players"
+    raise doc.error((key,), problem.message)
 
 
 def dump_defaults() -> dict[str, Any]:

@@ -59,8 +59,11 @@ class ControlServer:
                     if not isinstance(request, dict):
                         raise ValueError("a request is a JSON object")
                     reply = self.handler(request)
-                except (OSError, ValueError) as exc:
+                except (OSError, ValueError, RecursionError) as exc:
                     reply = {"ok": False, "error": f"bad request: {exc}"}
+                except Exception as exc:  # noqa: BLE001 - a console must never end the game
+                    log.exception("control request failed")
+                    reply = {"ok": False, "error": f"the table could not do that: {exc}"}
                 try:
                     conn.sendall(json.dumps(reply).encode() + b"\n")
                 except OSError as exc:

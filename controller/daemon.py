@@ -108,6 +108,12 @@ class Daemon:
                 log.warning("reader %s: %s", reader, exc)
                 self.session.reject(Rejection(code, f"{sentence} ({exc})"), now)
             return
+        except Exception as exc:  # noqa: BLE001 - no tag, however garbled, may end the game
+            log.exception("reader %s: a tag could not be identified", reader)
+            if kind == "placed":
+                code, sentence = IDENTITY_CODES["corrupt"]
+                self.session.reject(Rejection(code, f"{sentence} ({exc})"), now)
+            return
         event = PiecePlaced(reader, piece) if kind == "placed" else PieceLifted(reader, piece)
         if kind == "placed":
             log.info("reader %s: %s placed", reader, piece)

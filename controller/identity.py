@@ -16,6 +16,7 @@ import yaml
 
 from controller.atomic import atomic_write
 from controller.ports import TagRead
+from controller.rules.yamldoc import SourceError, load_text
 
 SCHEME = "tabletap:"
 PIECE_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:/[a-z0-9]+(?:-[a-z0-9]+)*)+$")
@@ -42,8 +43,10 @@ def decode_piece(message: bytes) -> str:
         raise IdentityError("blank", "the tag is blank (no NDEF message)")
     try:
         records = list(ndef.message_decoder(message))
-    except ndef.DecodeError as exc:
+    except (ndef.DecodeError, ValueError) as exc:  # ndeflib also raises UnicodeDecodeError etc.
         raise IdentityError("corrupt", f"the tag's NDEF message is garbled ({exc})") from None
+    if all(r.type == "" for r in records):  # one empty record: how phone apps erase a tag
+        raise IdentityError("blank", "the tag is blank (an empty NDEF record)")
     uris = [r.uri for r in records if isinstance(r, ndef.UriRecord)]
     ours = [u for u in uris if u.startswith(SCHEME)]
     if not ours:
@@ -59,6 +62,10 @@ def uid_hex(uid: bytes) -> str:
     return uid.hex(":")
 
 
+class RegistryError(ValueError):
+    """The UID registry file is damaged; the message names the file, line and entry."""
+
+
 @dataclass
 class UidRegistry:
     """UID -> piece id for tags that cannot be written, kept in a YAML file."""
@@ -68,14 +75,26 @@ class UidRegistry:
 
     @classmethod
     def load(cls, path: str | Path) -> UidRegistry:
+        """The registry file; RegistryError naming the file and line for a damaged one."""
         p = Path(path)
         if not p.exists():
             return cls(p, {})
-        data = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
+        try:
+            doc = load_text(p.read_text(encoding="utf-8"), str(p))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise RegistryError(f"{p}: cannot read the UID registry: {exc}") from None
+        except SourceError as exc:
+            raise RegistryError(str(exc)) from None
+        data = doc.data or {}
         entries = data.get("uids", {}) if isinstance(data, dict) else None
         if not isinstance(entries, dict):
-            raise IdentityError("corrupt", f"{p}: expected a mapping under 'uids'")
-        return cls(p, {str(k).lower(): str(v) for k, v in entries.items()})
+            raise RegistryError(str(doc.error(("uids",), "expected a mapping of UID to piece id")))
+        pieces = {}
+        for uid, piece in entries.items():
+            if not isinstance(piece, str) or not PIECE_ID.match(piece):
+                raise RegistryError(str(doc.error(("uids", uid), f"{piece!r} is not a piece id")))
+            pieces[str(uid).lower()] = piece
+        return cls(p, pieces)
 
     def lookup(self, uid: bytes) -> str | None:
         return self.pieces.get(uid_hex(uid))

@@ -86,15 +86,22 @@ class Journal:
         fsync_dir(games)
         return target
 
-    def append(self, number: int, action: JSON) -> None:
-        line = json.dumps({"type": "action", "n": number, "action": action}, sort_keys=True)
+    def append(self, number: int, *actions: JSON) -> None:
+        """Append actions numbered from `number`, in one write and one fsync."""
+        lines = "".join(
+            json.dumps({"type": "action", "n": number + i, "action": action}, sort_keys=True)
+            + "\n" for i, action in enumerate(actions)
+        )
         with open(self.path, "a", encoding="utf-8") as fh:
-            fh.write(line + "\n")
+            fh.write(lines)
             fh.flush()
             os.fsync(fh.fileno())
 
-    def replay(self) -> Replayed:
-        """Rebuild the game from the journal; JournalError for anything but a torn last line."""
+    def replay(self, repair: bool = True) -> Replayed:
+        """Rebuild the game from the journal; JournalError for anything but a torn last line.
+
+        Only the daemon repairs (truncates a torn tail); a read-only caller such as
+        `tabletap state` must not cut a line the running daemon is writing."""
         try:
             raw = self.path.read_bytes()
         except OSError as exc:
@@ -107,6 +114,7 @@ class Journal:
                 f"{self.path}: dropped a torn last line ({len(tail)} bytes) left by a power cut; "
                 "its action had not been answered at the table"
             )
+        if tail and repair:
             with open(self.path, "r+b") as fh:
                 fh.truncate(len(raw) - len(tail))
                 fh.flush()

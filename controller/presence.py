@@ -46,7 +46,7 @@ class _Seen:
 @dataclass
 class PresenceTracker:
     reader: str
-    miss_threshold: int = 3
+    miss_threshold: int = 2  # the default of poll.miss_threshold (docs/nfc.md, "Presence")
     torn_polls: int = 2  # polls a torn read may wait for a clean one before it is announced
     _present: dict[bytes, _Seen] = field(default_factory=dict)
 

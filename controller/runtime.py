@@ -15,7 +15,7 @@ from controller.adapters import build_outputs, build_readers
 from controller.config import Config
 from controller.daemon import Daemon
 from controller.games import table_for
-from controller.identity import Identifier, UidRegistry
+from controller.identity import Identifier, RegistryError, UidRegistry
 from controller.journal import GameHeader, Journal
 from controller.ports import Clock
 from controller.rules import engine_for
@@ -47,6 +47,10 @@ def open_table(
     new: bool = False,
 ) -> Daemon:
     """Resume the unfinished game in the journal, or start `spec` (a new game)."""
+    try:
+        registry = UidRegistry.load(config.registry_path())
+    except RegistryError as exc:
+        raise StartError(str(exc)) from None
     journal = Journal.in_dir(config.state_dir)
     engine = state = header = None
     actions = 0
@@ -82,6 +86,5 @@ def open_table(
     session = TableSession(engine, table, state, journal, outputs, config, narrate,
                            actions=actions, header=header)
     session.show_turn()
-    registry = UidRegistry.load(config.registry_path())
     return Daemon(session, readers, outputs.buttons, clock, Identifier(registry),
                   config.poll.period, config.poll.miss_threshold)

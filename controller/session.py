@@ -69,17 +69,42 @@ class TableSession:
                 self._show("pending", None, now, hold=False)
                 self.last = Result(None, pending=interpreted.message)
                 return self.last
-            outcome = self.engine.apply(self.state, interpreted)
+            # A gesture may stand for several actions (Magic Keys' digital dice: the key tapped
+            # at the chest is the move to its space and the try): all of them, or none.
+            steps = interpreted if isinstance(interpreted, tuple) else (interpreted,)
+            state, resolved, events = self.state, [], []
+            for action in steps:
+                outcome = self.engine.apply(state, action)
+                state = outcome.state
+                resolved.append(outcome.action)
+                events.extend(outcome.events)
+            entries = [self.engine.action_to_json(a) for a in resolved]
         except Rejection as rejection:
             return self.reject(rejection, now)
-        self.actions += 1
-        self.journal.append(self.actions, self.engine.action_to_json(outcome.action))
-        self.state = outcome.state
-        for ev in outcome.events:
+        except Exception:  # noqa: BLE001 - a bug must cost one move, never the game
+            log.exception("internal error while handling %r", event)
+            return self.reject(Rejection(
+                "internal-error", "Something went wrong inside tabletap, so this move does not "
+                "count. Try it again; the log says what happened."), now)
+        try:
+            self.journal.append(self.actions + 1, *entries)
+        except OSError as exc:
+            log.error("cannot write the journal %s: %s", self.journal.path, exc)
+            return self.reject(Rejection(
+                "journal-error", f"tabletap could not save this move ({exc.strerror or exc}), "
+                "so it does not count. Check the SD card, then try again."), now)
+        self.actions += len(entries)
+        self.state = state
+        for ev in events:
             self.narrate(f"  {ev.text}")
             log.info("%s: %s", ev.kind, ev.text)
-        self._answer(outcome.events, now)
-        self.last = Result(True, events=outcome.events)
+        try:
+            self._answer(tuple(events), now)
+        except Exception:  # noqa: BLE001 - the move is saved; a failing output is logged
+            log.exception("the chest or lights failed to answer %s", [e.kind for e in events])
+        for action in resolved:
+            self.table.accepted(action)
+        self.last = Result(True, events=tuple(events))
         return self.last
 
     def new_game(self, now: float) -> Result:

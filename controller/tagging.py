@@ -44,7 +44,7 @@ class Desk:
     clock: Clock
     say: Say = print
     period: float = 0.1
-    miss_threshold: int = 3
+    miss_threshold: int = 2
     _missing_said: bool = False
     tracker: PresenceTracker = field(init=False)
 

@@ -89,10 +89,13 @@ def check_config(update, current):
             raise ValueError("pin GP%d is used twice" % pin)
     if cfg["min_us"] >= cfg["max_us"]:
         raise ValueError("min_us must be below max_us")
-    if cfg["min_angle"] >= cfg["max_angle"]:
-        raise ValueError("min_angle must be below max_angle")
+    if cfg["min_angle"] == cfg["max_angle"]:
+        raise ValueError("min_angle must differ from max_angle")
+    # min_angle above max_angle is a reversed servo (min_us still drives min_angle).
+    lo = min(cfg["min_angle"], cfg["max_angle"])
+    hi = max(cfg["min_angle"], cfg["max_angle"])
     for key in ("open_angle", "closed_angle"):
-        if not cfg["min_angle"] <= cfg[key] <= cfg["max_angle"]:
+        if not lo <= cfg[key] <= hi:
             raise ValueError(key + " must lie between min_angle and max_angle")
     return cfg
 
@@ -102,6 +105,7 @@ _PIN_KEYS = ("servo_pin", "pixel_pin", "pixels", "buttons", "lid_pin")
 
 class Board:
     def __init__(self, make_hw, write, boot, now, proto=protocol.VERSION, trace=None):
+        self.repl_requested = False  # the host asked for the REPL (to flash); main.py resets
         self.make_hw = make_hw
         self.write = write
         self.boot = boot
@@ -133,6 +137,8 @@ class Board:
                 "caps": caps, "safe": self.safe, "buttons": sorted(self.cfg["buttons"])}
 
     def queue_event(self, name, kind):
+        if self.safe:
+            return  # nobody is listening: a press now must not act when a host comes back
         self.event_seq += 1
         self.outbox.append([self.event_seq, name, kind])
         if len(self.outbox) > OUTBOX_MAX:
@@ -163,16 +169,22 @@ class Board:
             self.host = host
             self.last_seq = 0
             self.last_ack = None
+            # Presses made for no one (or for the previous daemon) must not act in this session.
+            self.outbox = []
+            self.event_sent = None
         self.send("hello", 0, self.hello_body())
 
     def on_command(self, seq, body, now):
         if self.host is None or body.get("h") != self.host or body.get("b") != self.boot:
             self.send("ack", seq, {"ok": False, "err": "session", "boot": self.boot})
             return
-        if seq <= self.last_seq:  # a retransmission: answer again, never execute again
-            ack = dict(self.last_ack) if seq == self.last_seq and self.last_ack else {"ok": True}
+        if seq == self.last_seq and self.last_ack is not None:
+            ack = dict(self.last_ack)  # a retransmission: answer again, never execute again
             ack["dup"] = True
             self.send("ack", seq, ack)
+            return
+        if seq <= self.last_seq:  # older than the last one run: not run, and not a success
+            self.send("ack", seq, {"ok": False, "err": "stale", "dup": True})
             return
         try:
             self.execute(body, now)
@@ -193,6 +205,8 @@ class Board:
             self.hw.servo.sweep(body["degrees"])
         elif op == "show":
             self.hw.ring.show(body["pattern"], body.get("colour"), now, body.get("count"))
+        elif op == "repl":
+            self.repl_requested = True  # main.py resets into the REPL once this is acknowledged
         elif op == "cfg":
             cfg = check_config(body, self.cfg)
             rebuild = False

@@ -21,6 +21,8 @@ except ImportError:  # on the board
     from servo import Servo
 
 WATCHDOG_MS = 2000  # a loop that stops for this long resets the board
+REPL_FLAG = "repl_mode"  # written by the `repl` op: the next boot stays in the REPL, for flashing
+REPL_FLUSH_MS = 100  # time for the acknowledgement to leave over USB before the reset
 POLL_MS = 4  # the longest the loop waits for the host before moving the servo and lights on
 
 
@@ -89,14 +91,37 @@ def new_boot_id():
         return random.getrandbits(30)
 
 
+def take_repl_flag(path):
+    """True (and the flag gone) if the last boot was asked to leave the board in the REPL."""
+    import os
+
+    try:
+        os.remove(path)
+    except OSError:
+        return False
+    return True
+
+
+def reset_to_repl(machine, path):
+    """The host asked to flash: flag the next boot to stay in the REPL, then reset."""
+    with open(path, "w") as f:
+        f.write("1")
+    sleep_ms(REPL_FLUSH_MS)
+    machine.reset()
+
+
 def run(io=None, machine=None, neopixel=None, boot=None, proto=None, trace=None, stop=None,
-        started=None):
+        started=None, repl_flag=REPL_FLAG):
     """Serve the host until `stop()` says so (never, on the board).
 
+    Returns None at once, before the watchdog starts or Ctrl-C is turned off, when the previous
+    boot was asked for the REPL (the `repl` op): MicroPython then gives mpremote its REPL.
     The keyword arguments are for the simulated board: its stand-ins, a seeded boot id, a
-    protocol version to pretend (to test the host's refusal), a record of executed commands, and
-    `started(board)` to let it look inside.
+    protocol version to pretend (to test the host's refusal), a record of executed commands,
+    `started(board)` to let it look inside, and where the REPL flag file lives.
     """
+    if take_repl_flag(repl_flag):
+        return None
     if machine is None:
         import machine
     if neopixel is None:
@@ -117,6 +142,9 @@ def run(io=None, machine=None, neopixel=None, boot=None, proto=None, trace=None,
             if data:
                 board.receive(data, now)
             board.tick(now)
+            if board.repl_requested:
+                board.repl_requested = False
+                reset_to_repl(machine, repl_flag)
         except Exception as e:  # on the Pico: keep serving; a real hang is the watchdog's job
             if not hasattr(sys, "print_exception"):
                 raise  # CPython (the simulated board): let the simulator see the bug

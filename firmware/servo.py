@@ -32,10 +32,12 @@ class Servo:
     def configure(self, cfg):
         self.min_us = clamp(cfg["min_us"], ABS_MIN_US, ABS_MAX_US)
         self.max_us = clamp(cfg["max_us"], self.min_us, ABS_MAX_US)
-        self.min_angle = cfg["min_angle"]
+        self.min_angle = cfg["min_angle"]  # drives min_us; above max_angle for a reversed servo
         self.max_angle = cfg["max_angle"]
-        self.open_angle = clamp(cfg["open_angle"], self.min_angle, self.max_angle)
-        self.closed_angle = clamp(cfg["closed_angle"], self.min_angle, self.max_angle)
+        self.lo_angle = min(self.min_angle, self.max_angle)
+        self.hi_angle = max(self.min_angle, self.max_angle)
+        self.open_angle = clamp(cfg["open_angle"], self.lo_angle, self.hi_angle)
+        self.closed_angle = clamp(cfg["closed_angle"], self.lo_angle, self.hi_angle)
         swing = abs(self.open_angle - self.closed_angle)
         travel = cfg["travel_s"]
         self.speed = swing / travel if travel > 0 else None  # degrees per second; None: jump
@@ -53,16 +55,16 @@ class Servo:
             raise ValueError("the latch is open")
         degrees = clamp(degrees, 0, 30)
         toward = 1 if self.open_angle > self.closed_angle else -1
-        self.target = clamp(self.closed_angle + toward * degrees, self.min_angle, self.max_angle)
+        self.target = clamp(self.closed_angle + toward * degrees, self.lo_angle, self.hi_angle)
         self.then = self.closed_angle
 
     def pulse_us(self, angle):
         span = self.max_angle - self.min_angle
-        frac = (clamp(angle, self.min_angle, self.max_angle) - self.min_angle) / span
+        frac = (clamp(angle, self.lo_angle, self.hi_angle) - self.min_angle) / span
         return clamp(self.min_us + frac * (self.max_us - self.min_us), self.min_us, self.max_us)
 
     def update(self, now, ticks_diff):
-        target = clamp(self.target, self.min_angle, self.max_angle)
+        target = clamp(self.target, self.lo_angle, self.hi_angle)
         if self.angle is None or self.speed is None:
             self.angle = target
         elif self.angle != target:

@@ -41,11 +41,14 @@ class Simulator:
             self.world.remove(lift[1], lift[2])
 
     def command(self, line: str, table: Any) -> str:
-        """Apply one console line; returns a short answer for the console."""
+        """Apply one console line; returns a short answer (a typo never ends the daemon)."""
         try:
-            words = shlex.split(line)
+            return self._command(line, table)
         except ValueError as exc:
             return f"? {exc}"
+
+    def _command(self, line: str, table: Any) -> str:
+        words = shlex.split(line)
         if not words:
             return ""
         verb, rest = words[0], words[1:]

@@ -44,6 +44,9 @@ def do(args: argparse.Namespace) -> int:
     path = socket_path(config.state_dir)
     try:
         reply = request(path, {"do": data})
+    except TypeError as exc:  # a value YAML read as something JSON cannot carry (a date)
+        print(f"tabletap: {exc}; quote the value", file=sys.stderr)
+        return 2
     except OSError as exc:
         print(f"tabletap: no table is running at {path} ({exc.strerror or exc})", file=sys.stderr)
         return 2

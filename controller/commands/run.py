@@ -123,6 +123,9 @@ def _read_stdin(lines: queue.Queue[str | None]) -> None:
 def _control(daemon: Daemon, request: dict[str, Any]) -> dict[str, Any]:
     session = daemon.session
     if "do" in request:
+        if not isinstance(request["do"], dict):
+            return {"ok": False, "error": "bad request: `do` takes a mapping like "
+                    "{\"action\": \"move\", \"steps\": 3}"}
         result = session.handle(ManualAction(dict(request["do"])), daemon.clock.now())
         reply: dict[str, Any] = {"ok": True, "accepted": result.accepted}
         if result.rejection:

@@ -30,7 +30,7 @@ def show_state(args: argparse.Namespace) -> int:
         print(f"tabletap: no game in {journal.path}", file=sys.stderr)
         return 1
     try:
-        replayed = journal.replay()
+        replayed = journal.replay(repair=False)
     except JournalError as exc:
         print(f"tabletap: {exc}", file=sys.stderr)
         return 2
@@ -40,7 +40,8 @@ def show_state(args: argparse.Namespace) -> int:
         print(json.dumps(view, indent=2, sort_keys=True))
         return 0
     h = replayed.header
-    print(f"{h.game}: {', '.join(h.players)} (seed {h.seed}), {replayed.actions} actions")
+    seed = f" (seed {h.seed})" if args.reveal else ""  # the seed gives the secrets away
+    print(f"{h.game}: {', '.join(h.players)}{seed}, {replayed.actions} actions")
     scores = engine.scores(state)
     print("scores: " + ", ".join(f"{p} {scores.get(p, 0)}" for p in h.players))
     winners = engine.winners(state)

@@ -79,6 +79,10 @@ class GameTable:
         """Cancel a half-made gesture that timed out; the session shows the rejection."""
         return None
 
+    def accepted(self, action: Any) -> None:
+        """The engine accepted `action`: a forced chance outcome it used is spent now (a
+        rejected press must not throw away a scenario's `roll:`)."""
+
     def turn_count(self, state: Any) -> int | None:
         """A number the turn lights show beside the player's colour, if the game has one."""
         return None

@@ -20,7 +20,7 @@ from controller.games.base import (
     TableInput,
 )
 from controller.rules.base import Rejection
-from controller.rules.magic_keys import ENGINE, EndTurn, Pond, Roll, TryKey
+from controller.rules.magic_keys import ENGINE, EndTurn, Move, Pond, Roll, TryKey
 
 KEY_PIECE = re.compile(r"^magic-keys/key/(?:(purple|blue|green|yellow)/([1-5])|(gold))$")
 
@@ -54,7 +54,7 @@ class MagicKeysTable(GameTable):
             self.check_piece_game(event.piece)
             key = key_of(event.piece)
             if event.reader == "chest":
-                return TryKey(key)
+                return self._stop_and_try(state, key)
             if event.reader == "pond":
                 return Pond(key)
             raise Rejection(
@@ -65,11 +65,31 @@ class MagicKeysTable(GameTable):
             if event.name == "end-turn":
                 return EndTurn()
             if event.name == "roll":
-                return Roll(self.forced.pop("roll", None))
+                return Roll(self.forced.get("roll"))
             return None
         if isinstance(event, ManualAction):
-            return self.engine.action_from_json(manual_action(event.data))
+            action = self.engine.action_from_json(manual_action(event.data))
+            if isinstance(action, Roll) and action.dice is None:
+                return Roll(self.forced.get("roll"))
+            return action
         return None
+
+    def _stop_and_try(self, state: Any, key: str) -> Any:
+        """With digital dice, a key tapped at the chest while a roll waits for its move is the
+        move to that key's space and the try, in one gesture: the child moves the pawn, pulls
+        the key and tries it, with no console. Only a move that a die showing makes exactly
+        (or, for the golden key, reaches or passes) is read this way; anything else goes to the
+        engine as a plain try, which says why it is refused."""
+        if state.dice_mode != "digital" or not state.showing or state.pawn is None:
+            return TryKey(key)
+        distance = self.engine.track.position_of(key) - state.pawn
+        dice = sorted(set(state.showing))
+        fits = [n for n in dice if n == distance or (key == "gold" and 0 < distance <= n)]
+        return (Move(fits[0]), TryKey(key)) if fits else TryKey(key)
+
+    def accepted(self, action: Any) -> None:
+        if isinstance(action, Roll):
+            self.forced.pop("roll", None)
 
     def force(self, kind: str, value: Any) -> None:
         if kind == "roll":

@@ -84,6 +84,7 @@ class Pn532Reader:
         call_timeout: float = 1.0,
         recheck: bool = True,
         recheck_polls: int = 5,
+        relists: int = 1,
     ) -> None:
         if max_targets not in (1, 2):
             raise ValueError("a PN532 lists one or two targets at a time")
@@ -98,6 +99,7 @@ class Pn532Reader:
         # at least the daemon's miss_threshold: every miss that could count towards a removal
         # gets its second listing
         self.recheck_polls = recheck_polls
+        self.relists = relists  # extra listings, at most, while a recently seen tag is missing
         self._pn: PN532 | None = None
         self._answered = False
         self._failures = 0
@@ -195,7 +197,9 @@ class Pn532Reader:
             if self._pn is None:
                 self._start()
             targets = self._list_targets()
-            if self.recheck and self._missing(targets):
+            for _ in range(self.relists if self.recheck else 0):
+                if not self._missing(targets):
+                    break
                 targets = self._relist(targets)
         except NoAnswer as exc:
             return self._failed(exc, exc.port_gone)

@@ -15,12 +15,68 @@ from typing import Any
 from controller.config import Config
 from controller.patterns import COLOURS, PATTERNS
 from controller.ports import InputEvent, Outputs
+from firmware import protocol
+from firmware.board import DEFAULTS, check_config
 from hw.serial_link.link import BoardLink, LinkError, ProtocolMismatch
 
 log = logging.getLogger("tabletap.serial")
 
 KINDS = ("press", "hold", "lid-open", "lid-closed")
 SWEEP_WAIT = 3.0  # seconds
+
+
+# The YAML key each cfg key comes from, to name it when the board would refuse the value.
+YAML_KEYS = {
+    "servo_pin": "serial.servo_pin",
+    "min_us": "chest.servo.min_pulse_width",
+    "max_us": "chest.servo.max_pulse_width",
+    "min_angle": "chest.servo.min_angle",
+    "max_angle": "chest.servo.max_angle",
+    "open_angle": "chest.servo.open_angle",
+    "closed_angle": "chest.servo.closed_angle",
+    "travel_s": "chest.servo.travel_seconds",
+    "pixel_pin": "serial.pixel_pin",
+    "pixels": "lights.pixels",
+    "buttons": "serial.buttons",
+    "lid_pin": "serial.lid_pin",
+    "hold_ms": "long_press_seconds",
+    "host_timeout": "serial.host_timeout",
+}
+LARGEST_ID = {"h": 2**24 - 1, "b": 2**30 - 1}  # host and boot ids at their widest
+LARGEST_SEQ = 10**9
+
+
+class BoardConfigError(ValueError):
+    """The YAML holds a value the Pico would refuse (it would then run on its defaults)."""
+
+
+def check_board_config(config: Config) -> dict[str, Any]:
+    """The cfg command, checked here with the firmware's own rules before any board sees it.
+
+    A cfg the board refuses leaves it on DEFAULTS, driving the servo with limits that are not
+    the maker's; so the host refuses to start instead, naming the YAML key.
+    """
+    cfg = board_config(config)
+    try:
+        check_config(cfg, DEFAULTS)
+    except ValueError as e:
+        raise BoardConfigError(f"config for the Pico: {e} ({_yaml_keys(str(e))}); the board "
+                               "would refuse its config and run on its defaults") from None
+    try:
+        protocol.encode("cmd", LARGEST_SEQ, {"op": "cfg"} | cfg | LARGEST_ID)
+    except ValueError as e:
+        raise BoardConfigError(f"config for the Pico: serial.buttons: the config command "
+                               f"would not fit in one frame ({e}); use fewer or shorter "
+                               "button names") from None
+    return cfg
+
+
+def _yaml_keys(message: str) -> str:
+    """The YAML keys behind the cfg keys a board error message names (or all buttons)."""
+    named = [yaml for key, yaml in YAML_KEYS.items() if key in message]
+    if not named and ("button" in message or "pin GP" in message):
+        named = ["serial.buttons"]
+    return "check " + ", ".join(named) if named else "check the serial and chest settings"
 
 
 def board_config(config: Config) -> dict[str, Any]:
@@ -64,6 +120,9 @@ class SerialChest:
             raise LinkError(f"the board did not acknowledge the sweep within {SWEEP_WAIT:g} s")
         if ticket.superseded:
             raise LinkError("the board reset during the sweep")
+        if self.link.config_error is not None:
+            raise LinkError(f"the board refused its config ({self.link.config_error}); it "
+                            "runs on its default servo limits")
         if not ticket.ok:
             raise LinkError(f"the board refused the sweep: {ticket.err}")
         return f"the Pico swung the servo {degrees:g} degrees toward open and back"
@@ -99,8 +158,13 @@ class SerialButtons:
     def __init__(self, link: BoardLink, on_close: list[Callable[[], None]] | None = None) -> None:
         self.link = link
         self.on_close = on_close or []
+        self._told: str | None = None
 
     def events(self) -> list[InputEvent]:
+        refused = self.link.config_error
+        if refused is not None and refused != self._told:
+            log.error("the board refused its config (%s) and runs on its defaults", refused)
+        self._told = refused
         out = []
         for name, kind in self.link.events():
             if kind in KINDS:
@@ -126,7 +190,7 @@ def build_outputs(config: Config, context: dict[str, Any], port: str | None = No
                             "(pip install -e .)?")
         return next(iter(found)).load()(config, context)
     cfg = config.serial
-    link = BoardLink(port or cfg.port, baud=cfg.baud, board_config=board_config(config),
+    link = BoardLink(port or cfg.port, baud=cfg.baud, board_config=check_board_config(config),
                      host_timeout=cfg.host_timeout, retry=cfg.retry_seconds).start()
     try:
         hello = link.wait_hello(cfg.hello_timeout)

@@ -40,6 +40,10 @@ class ProtocolMismatch(LinkError):
     """The board runs a firmware whose protocol this host does not speak."""
 
 
+class LinkCrashed(LinkError):
+    """The link thread stopped on an unexpected error; nothing more reaches the board."""
+
+
 @dataclass(frozen=True)
 class Hello:
     fw: str
@@ -53,10 +57,15 @@ class Hello:
 
 @dataclass
 class Ticket:
-    """One command on its way to the board."""
+    """One command on its way to the board.
 
-    seq: int
+    Its number is given when it first goes in flight, not when it is queued: the board runs only
+    numbers above the last one it ran, so a command queued before a resync's own commands must
+    still get a higher number than they did.
+    """
+
     body: dict[str, Any]
+    seq: int = 0  # 0 until it first becomes the command in flight
     done: threading.Event = field(default_factory=threading.Event)
     ok: bool | None = None
     err: str | None = None
@@ -90,7 +99,8 @@ class BoardLink:
         self.find = find
         self.host_id = random.SystemRandom().getrandbits(24)
         self.hello: Hello | None = None
-        self.fatal: ProtocolMismatch | None = None
+        self.fatal: LinkError | None = None
+        self.config_error: str | None = None  # why the board refused our cfg, if it did
         self.desired: dict[str, dict[str, Any]] = {}  # op -> last body, for a resync
         self.stats = {"sent": 0, "resent": 0, "acks": 0, "events": 0, "connects": 0,
                       "resyncs": 0, "bad_frames": 0}
@@ -106,6 +116,7 @@ class BoardLink:
         self._queue: deque[Ticket] = deque()
         self._inflight: Ticket | None = None
         self._events: deque[tuple[str, str]] = deque()
+        self._polled: float | None = None  # when the daemon last asked for events
         self._event_last = 0
         self._lock = threading.Lock()
         self._hello_event = threading.Event()
@@ -136,8 +147,7 @@ class BoardLink:
         if self.fatal is not None:
             raise self.fatal
         with self._lock:
-            self._seq += 1
-            ticket = Ticket(self._seq, dict(body))
+            ticket = Ticket(dict(body))
             self._queue.append(ticket)
             if body["op"] in STATE_OPS:
                 self.desired[body["op"]] = dict(body)
@@ -147,10 +157,18 @@ class BoardLink:
     def wait_idle(self, timeout: float) -> bool:
         """True once every queued command has been acknowledged."""
         with self._idle:
-            return self._idle.wait_for(lambda: not self._queue and self._inflight is None,
-                                       timeout)
+            idle = self._idle.wait_for(lambda: self.fatal is not None
+                                       or (not self._queue and self._inflight is None), timeout)
+        if self.fatal is not None:
+            raise self.fatal
+        return idle
 
     def events(self) -> list[tuple[str, str]]:
+        """Board events not yet handed over. Calling it also shows the daemon is alive: once it
+        has called, the link pings the board only while the calls keep coming (see _service)."""
+        if self.fatal is not None:
+            raise self.fatal
+        self._polled = time.monotonic()
         out = []
         while self._events:
             out.append(self._events.popleft())
@@ -196,9 +214,26 @@ class BoardLink:
                 self._close_port()
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.backoff[1])
+            except Exception as e:  # noqa: BLE001 - a bug must reach the daemon, not vanish
+                log.exception("the serial link stopped")
+                self._crash(LinkCrashed(f"the serial link to the board stopped: {e!r}"))
             if self.fatal is not None:
                 self._close_port()
                 return
+
+    def _crash(self, error: LinkError) -> None:
+        """Record a fatal error and fail every waiting command, so nobody waits forever."""
+        self.fatal = error
+        with self._lock:
+            tickets = ([self._inflight] if self._inflight else []) + list(self._queue)
+            self._inflight = None
+            self._queue.clear()
+            self._idle.notify_all()
+        for ticket in tickets:
+            ticket.ok = False
+            ticket.err = str(error)
+            ticket.done.set()
+        self._hello_event.set()
 
     def _open(self) -> bool:
         try:
@@ -246,6 +281,9 @@ class BoardLink:
             with self._lock:
                 if self._inflight is None and self._queue:
                     self._inflight = self._queue.popleft()
+                    if self._inflight.seq == 0:
+                        self._seq += 1
+                        self._inflight.seq = self._seq
                 ticket = self._inflight
             if ticket is not None and (ticket.sent == 0 or now - ticket.sent_at >= self.retry):
                 self._send("cmd", ticket.seq, ticket.body | {"h": self.host_id,
@@ -253,7 +291,7 @@ class BoardLink:
                 self.stats["resent" if ticket.sent else "sent"] += 1
                 ticket.sent += 1
                 ticket.sent_at = now
-            if now - self._last_tx >= self.ping_every:
+            if now - self._last_tx >= self.ping_every and self._daemon_alive(now):
                 self._send("ping", 0, {})
             timeout = min(timeout, self.ping_every)
             if now - self._last_rx > 2 * self.host_timeout:
@@ -274,6 +312,12 @@ class BoardLink:
             for kind, seq, body in frames:
                 self._last_rx = time.monotonic()
                 self._handle(kind, seq, body)
+
+    def _daemon_alive(self, now: float) -> bool:
+        """False once a daemon that polls events() has stopped polling for host_timeout / 2:
+        it hung, so the board should stop hearing from us and go to its safe state."""
+        polled = self._polled
+        return polled is None or now - polled <= self.host_timeout / 2
 
     def _handle(self, kind: str, seq: int, body: dict[str, Any]) -> None:
         if kind == "hello":
@@ -322,7 +366,7 @@ class BoardLink:
             return [dict(b) for b in self.desired.values()]
 
     def _resync(self, bodies: list[dict[str, Any]], drop_inflight: bool) -> None:
-        """Put `bodies` at the head of the queue, as new commands with new numbers.
+        """Put `bodies` at the head of the queue, as new commands (numbered when sent).
 
         After a reset the board has forgotten which commands it ran, so the one in flight is
         never sent again (it may have run before the reset); the state it was part of is restored
@@ -332,10 +376,7 @@ class BoardLink:
             dropped = self._inflight if drop_inflight else None
             if drop_inflight:
                 self._inflight = None
-            fresh = []
-            for body in bodies:
-                self._seq += 1
-                fresh.append(Ticket(self._seq, body))
+            fresh = [Ticket(body) for body in bodies]
             if self._inflight is not None:  # keep it first: it may already have run
                 fresh.insert(0, self._inflight)
                 self._inflight = None
@@ -362,6 +403,10 @@ class BoardLink:
             self._idle.notify_all()
         if not ticket.ok:
             log.error("the board refused %s: %s", ticket.body, ticket.err)
+            if ticket.body.get("op") == "cfg":
+                self.config_error = str(ticket.err)
+        elif ticket.body.get("op") == "cfg":
+            self.config_error = None
         ticket.done.set()
 
     def _on_event(self, seq: int, body: dict[str, Any]) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 from controller.config import Config
 from controller.ports import InputEvent, Outputs
 from hw.serial_link.backend import build_outputs as build_serial_outputs
+from hw.serial_link.backend import check_board_config
 from sim.board.board import SimBoard
 from sim.board.pins import WorldPins
 
@@ -47,6 +48,7 @@ class SettledButtons:
 
 
 def build_outputs(config: Config, context: dict[str, Any]) -> Outputs:
+    check_board_config(config)  # before a board starts: the config error, not a board's refusal
     world = context.get("world")
     board = SimBoard(inputs=world.inputs if world is not None else None,
                      buttons=dict(config.serial.buttons), lid_pin=config.serial.lid_pin,

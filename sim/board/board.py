@@ -6,7 +6,9 @@ colours over time in `recorder`). Faults: `set_corruption(f)` drops or bit-flips
 the bytes each way; `unplug()`/`replug()` pull and restore the USB link while the board runs on;
 `reset()` stops the firmware and starts it afresh, with a new boot id and its USB link
 re-enumerated, as a real reset does; `hang()` freezes the firmware's loop so that its watchdog
-resets it.
+resets it. The firmware's own `machine.reset()` (the `repl` op) resets it the same way; its flag
+file lives in the board's folder, and a boot that stays in the REPL sets `in_repl` (with
+`repl_wdts`, the watchdogs that boot started: none).
 """
 
 from __future__ import annotations
@@ -24,7 +26,14 @@ from controller.ports import InputEvent
 from firmware import main as firmware_main
 from sim.board.line import PtyLine
 from sim.board.pins import WorldPins
-from sim.board.standins import Executed, Levels, Recorder, SimMachine, SimNeoPixelModule
+from sim.board.standins import (
+    Executed,
+    Levels,
+    Recorder,
+    SimMachine,
+    SimNeoPixelModule,
+    SimReset,
+)
 
 
 class SimBoard:
@@ -49,6 +58,9 @@ class SimBoard:
         self.boots: list[int] = []
         self.error: BaseException | None = None
         self.firmware: Any = None  # the running firmware's Board, for inspection in tests
+        self.repl_flag = self.dir / "repl_mode"  # the firmware's flag file (on the Pico: /)
+        self.in_repl = False  # the last boot's main.py returned to the REPL
+        self.repl_wdts: int | None = None  # watchdogs that REPL boot started
 
     # -- life cycle ------------------------------------------------------------------------
     def start(self) -> SimBoard:
@@ -58,6 +70,7 @@ class SimBoard:
 
     def _boot(self) -> None:
         self._hung = False
+        self.in_repl = False
         boot = self._rng.getrandbits(30)
         self.boots.append(boot)
         self._halt = False
@@ -69,10 +82,19 @@ class SimBoard:
         try:
             machine = SimMachine(self.recorder, self.levels, on_expire=self._watchdog_fired,
                                  alive=lambda: self.boots[-1] == boot and not self._halt)
-            firmware_main.run(io=self, machine=machine,
-                              neopixel=SimNeoPixelModule(self.recorder), boot=boot,
-                              proto=self.proto, trace=self._trace, stop=self._stopping,
-                              started=self._started)
+            served = firmware_main.run(io=self, machine=machine,
+                                       neopixel=SimNeoPixelModule(self.recorder), boot=boot,
+                                       proto=self.proto, trace=self._trace, stop=self._stopping,
+                                       started=self._started, repl_flag=str(self.repl_flag))
+            if served is None:  # main.py returned at once: MicroPython's REPL has the port
+                self.repl_wdts = machine.wdts
+                self.in_repl = True
+                with self.recorder.cond:
+                    self.recorder.cond.notify_all()
+        except SimReset:
+            # The firmware reset itself; reset() joins this thread, so it runs beside it.
+            threading.Thread(target=self._reset_unless_closed, daemon=True,
+                             name="sim-pico-reset").start()
         except BaseException as e:  # noqa: BLE001 - kept for the test that started the board
             self.error = e
             with self.recorder.cond:
@@ -87,6 +109,10 @@ class SimBoard:
 
     def write(self, data: bytes) -> None:
         self.line.write(data)
+
+    def _reset_unless_closed(self) -> None:
+        if not self._closed:
+            self.reset()
 
     def _watchdog_fired(self) -> None:
         if not self._closed:

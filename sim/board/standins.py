@@ -59,6 +59,11 @@ class Recorder:
             return self.leds[-1][1] if self.leds else None
 
 
+class SimReset(BaseException):  # noqa: N818 - not an error: the board's own reset
+    """Raised by `machine.reset()`: it unwinds the firmware's thread, as the real reset never
+    returns; the simulated board then boots afresh."""
+
+
 class Levels:
     """Input pin levels (1 = released, pull-up) as the world's buttons and lid set them."""
 
@@ -67,7 +72,7 @@ class Levels:
 
 
 class SimMachine:
-    """The parts of `machine` the firmware uses: Pin, PWM, WDT.
+    """The parts of `machine` the firmware uses: Pin, PWM, WDT, reset().
 
     The WDT, like the RP2040's, cannot be stopped: if the firmware stops feeding it for its
     timeout, `on_expire()` is called (the simulated board resets), unless `alive()` says the board
@@ -78,6 +83,8 @@ class SimMachine:
                  on_expire: Callable[[], None] | None = None,
                  alive: Callable[[], bool] = lambda: True) -> None:
         rec = recorder
+        self.wdts = 0  # watchdogs started: none when main.py stayed in the REPL
+        machine = self
 
         class Pin:
             IN = 0
@@ -125,6 +132,7 @@ class SimMachine:
                     raise ValueError("WDT timeout must be 1..8388 ms on the RP2040")
                 self.timeout = timeout
                 self.last_feed = time.monotonic()
+                machine.wdts += 1
                 if on_expire is not None:
                     threading.Thread(target=self._watch, daemon=True, name="sim-wdt").start()
 
@@ -142,6 +150,9 @@ class SimMachine:
         self.Pin = Pin
         self.PWM = PWM
         self.WDT = WDT
+
+    def reset(self) -> None:
+        raise SimReset()
 
 
 class SimNeoPixelModule:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from controller.config import PollConfig
 from controller.daemon import SupervisedReader
 from controller.ports import Clock, TagReader
 from controller.presence import PresenceEvent, PresenceTracker
@@ -20,7 +21,7 @@ class PollLoop:
     reader: TagReader
     clock: Clock
     period: float = 0.1
-    miss_threshold: int = 3
+    miss_threshold: int = PollConfig.model_fields["miss_threshold"].default
     events: list[tuple[float, PresenceEvent]] = field(default_factory=list)
     ticks: int = 0
 

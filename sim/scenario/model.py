@@ -13,6 +13,7 @@ from controller.yamlsource import SourceError, YamlDoc, load_file
 
 ACTIONS = ("tap", "place", "remove", "press", "hold", "roll", "do", "wait", "expect")
 EXPECT_KEYS = ("accepted", "rejected", "turn", "score", "winner", "chest", "lights", "state")
+MAX_WAIT = 3600  # seconds of virtual time in one wait step
 TOP_KEYS = ("game", "players", "seed", "options", "setup", "config", "steps", "description")
 
 
@@ -54,6 +55,14 @@ def _tag(doc: YamlDoc, loc: tuple[Any, ...], value: Any) -> TagSpec:
     if not isinstance(value, dict):
         raise doc.error(loc, "expected a piece id or a mapping {piece: ..., reader: ...}")
     unknown = set(value) - {"piece", "reader", "uid", "uri"}
+    if "uid" in value:
+        try:
+            uid = bytes.fromhex(str(value["uid"]).replace(":", ""))
+        except ValueError:
+            raise doc.error(loc + ("uid",),
+                            "expected a UID in hex, like 04:de:ad:be:ef:00:01") from None
+        if len(uid) not in (4, 7, 10):
+            raise doc.error(loc + ("uid",), "an NFC UID has 4, 7 or 10 bytes")
     if unknown:
         raise doc.error(loc + (sorted(unknown)[0],), "unknown key (a typo?)")
     kinds = [k for k in ("piece", "uid", "uri") if k in value]
@@ -84,8 +93,9 @@ def _check_value(doc: YamlDoc, loc: tuple[Any, ...], action: str, value: Any) ->
             raise doc.error(loc, "expected a mapping with an `action:` key")
         return value
     if action == "wait":
-        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-            raise doc.error(loc, "expected a number of seconds (0 or more)")
+        if (isinstance(value, bool) or not isinstance(value, int | float)
+                or not 0 <= value <= MAX_WAIT):
+            raise doc.error(loc, f"expected a number of seconds from 0 to {MAX_WAIT}")
         return float(value)
     return _expectation(doc, loc, value)
 
@@ -146,10 +156,15 @@ def parse(doc: YamlDoc) -> Scenario:
             raise _step_error(doc, loc, i, "a step does exactly one thing "
                               f"(one of {', '.join(ACTIONS[:-1])}), optionally with expect")
         action = actions[0]
-        value = _check_value(doc, loc + (action,), action, raw[action])
-        expect = raw.get("expect") if action != "expect" else None
-        if expect is not None:
-            expect = _expectation(doc, loc + ("expect",), expect)
+        try:
+            value = _check_value(doc, loc + (action,), action, raw[action])
+            expect = raw.get("expect") if action != "expect" else None
+            if expect is not None:
+                expect = _expectation(doc, loc + ("expect",), expect)
+        except SourceError as err:  # say "step 3: expect.chest", as people count steps
+            inner = (err.key or "").removeprefix(f"steps.{i}").lstrip(".")
+            key = f"step {i + 1}: {inner}" if inner else f"step {i + 1}"
+            raise SourceError(err.path, err.line, key, err.detail) from None
         steps.append(Step(i + 1, doc.line_of(loc), action, value, expect))
     return Scenario(doc.path, data["game"], list(players), seed, dict(data.get("options") or {}),
                     dict(data.get("setup") or {}), dict(data.get("config") or {}), steps,

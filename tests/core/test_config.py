@@ -65,3 +65,33 @@ def test_the_service_runs_as_an_unprivileged_user():
     unit = (ROOT / "hw" / "systemd" / "tabletap.service").read_text()
     assert "\nUser=tabletap\n" in unit and "NoNewPrivileges=yes" in unit
     assert "User=root" not in unit
+
+
+def test_a_bad_game_option_names_its_line():
+    with pytest.raises(SourceError) as err:
+        parse_config("game: magic-keys\nplayers: [ana, ben]\noptions: {dice: digitl}\n", "t.yaml")
+    assert err.value.line == 3 and err.value.key == "options" and "digitl" in str(err.value)
+
+
+def test_a_bad_setup_and_an_unknown_game_are_named():
+    with pytest.raises(SourceError) as err:
+        parse_config("game: magic-keys\nplayers: [ana, ben]\nsetup: {fake_keys: [blue/1]}\n",
+                     "t.yaml")
+    assert err.value.key == "setup" and err.value.line == 3
+    with pytest.raises(SourceError) as err:
+        parse_config("game: chess\n", "t.yaml")
+    assert err.value.key == "game" and err.value.line == 1
+
+
+def test_a_damaged_uid_registry_stops_the_start_with_its_file_and_line(tmp_path: Path):
+    from controller.runtime import GameSpec, StartError, open_table
+    from sim.context import make_context
+
+    (tmp_path / "uids.yaml").write_text("uids:\n  04:aa: [unclosed\n")
+    config = parse_config(f"state_dir: {tmp_path}\n", "t.yaml")
+    ctx = make_context()
+    with pytest.raises(StartError, match=r"uids.yaml:\d+: not valid YAML"):
+        open_table(config, ctx, ctx["clock"], GameSpec("magic-keys", ["a", "b"]), new=True)
+    (tmp_path / "uids.yaml").write_text("uids:\n  04:aa:bb:cc: Not A Piece\n")
+    with pytest.raises(StartError, match=r"uids.yaml:2: uids.04:aa:bb:cc: 'Not A Piece' is not"):
+        open_table(config, ctx, ctx["clock"], GameSpec("magic-keys", ["a", "b"]), new=True)

@@ -81,3 +81,46 @@ def test_lifting_a_key_is_not_an_action(tmp_path: Path):
     tap(daemon, ctx, "magic-keys/key/purple/1")
     assert daemon.session.actions == 1
     assert daemon.session.last.accepted is True
+
+
+def test_a_tag_with_garbled_ndef_is_rejected_and_the_daemon_goes_on(tmp_path: Path):
+    """A resting tag whose NDEF makes ndeflib raise UnicodeDecodeError must not end the game
+    (it used to, and again at every restart while the tag lay on the reader)."""
+    daemon, ctx = magic_keys_table(tmp_path)
+    garbled = bytes.fromhex("d1011dda007461626c65746170426d616769632d6b657973026b65792f676f6c64")
+    _place(daemon, ctx, SimTag(bytes.fromhex("04aa01020304aa"), garbled))
+    assert daemon.session.last.rejection.code == "corrupt-tag"
+    daemon.run_for(1.0)
+    tap(daemon, ctx, "magic-keys/key/purple/1")
+    assert daemon.session.actions == 1
+
+
+def test_an_engine_bug_costs_one_move_not_the_game(tmp_path: Path):
+    daemon, ctx = magic_keys_table(tmp_path)
+    engine = daemon.session.engine
+    original = engine.apply
+
+    def broken_apply(state, action):
+        raise KeyError("a bug")
+
+    engine.apply = broken_apply
+    try:
+        tap(daemon, ctx, "magic-keys/key/purple/1")
+        assert daemon.session.last.rejection.code == "internal-error"
+    finally:
+        engine.apply = original
+    tap(daemon, ctx, "magic-keys/key/purple/1")
+    assert daemon.session.last.accepted and daemon.session.actions == 1
+
+
+def test_a_journal_that_cannot_be_written_refuses_the_move(tmp_path: Path):
+    daemon, ctx = magic_keys_table(tmp_path)
+    journal = daemon.session.journal
+
+    def full_disk(*_args):
+        raise OSError(28, "No space left on device")
+
+    journal.append = full_disk
+    tap(daemon, ctx, "magic-keys/key/purple/1")
+    assert daemon.session.last.rejection.code == "journal-error"
+    assert daemon.session.actions == 0 and not daemon.session.outputs.chest.is_open

@@ -35,6 +35,12 @@ def test_the_record_is_a_plain_ndef_uri_record():
         (b"".join(ndef.message_encoder([ndef.UriRecord("https://example.org")])), "foreign"),
         (b"\xd1\x01\x30U\x00tabletap:x", "corrupt"),  # length runs past the end
         (b"".join(ndef.message_encoder([ndef.UriRecord("tabletap:Not A Piece")])), "corrupt"),
+        # ndeflib raises more than DecodeError on garbage (found by fuzzing in review):
+        (bytes.fromhex("d1011dda007461626c65746170426d616769632d6b657973026b65792f676f6c64"),
+         "corrupt"),  # UnicodeDecodeError inside ndeflib
+        (bytes.fromhex("72011d5500746162b7657461703a6d616769632d6b6579732f6b65792f67756c64"),
+         "corrupt"),  # ValueError inside ndeflib
+        (bytes.fromhex("d00000"), "blank"),  # one empty record: a tag "erased" by a phone app
     ],
 )
 def test_blank_foreign_and_corrupt_tags_are_told_apart(message: bytes, code: str):

@@ -82,64 +82,90 @@ def test_each_fault_alone_causes_no_event(table, fault):
 
 
 def cycle_time(table, loop: PollLoop) -> float:
+    """The loop's poll period as it stands: the daemon's sleep plus one poll (after a warm-up, so
+    the first contact and a first read are not counted)."""
+    loop.run_for(0.5)
     t0, n0 = table.clock.now(), loop.ticks
     loop.run_for(2)
     return (table.clock.now() - t0) / (loop.ticks - n0)
 
 
+def act_between_polls(table, loop: PollLoop, rng: random.Random, act) -> float:
+    """Poll, then do `act` at a random point of the daemon's sleep before the next poll (as a
+    hand does: it never waits for the loop), finish the sleep; the time of the act."""
+    loop.supervised.poll(table.clock.now())
+    offset = rng.random() * loop.period
+    table.clock.sleep(offset)
+    at = table.clock.now()
+    act()
+    table.clock.sleep(loop.period - offset)
+    return at
+
+
+def lift_latencies(table, loop: PollLoop, tag: SimTag, trials: int, seed: int) -> list[float]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(trials):
+        table.world.place("chest", tag)
+        assert loop.run_until(lambda evs: any(e.kind == "placed" for e in evs), limit=5) is not None
+        loop.run_for(rng.random() * 0.5)
+        lifted = act_between_polls(table, loop, rng, lambda: table.world.remove("chest", tag.uid))
+        at = loop.run_until(lambda evs: any(e.kind == "removed" for e in evs), limit=10)
+        assert at is not None
+        out.append(at - lifted)
+    return out
+
+
 def test_lift_is_reported_within_three_poll_periods(table):
-    rng = random.Random(5)
+    """The issue: "a lift is reported within 3 poll periods". The lift comes at a random point of
+    the sleep between two polls, over many trials, so the worst phase (just after the poll that
+    last saw the tag) is among them."""
+    reader = table.reader()
+    loop = PollLoop(reader, table.clock)
+    tag = SimTag.for_piece(GOLD)
+    table.world.place("chest", tag)
+    period = cycle_time(table, loop)
+    table.world.remove("chest", tag.uid)
+    loop.run_until(lambda evs: any(e.kind == "removed" for e in evs))
+    lifts = lift_latencies(table, loop, tag, trials=300, seed=7)
+    assert max(lifts) <= 3 * period, (max(lifts), period)
+
+
+def test_lifts_under_five_percent_faults_are_still_reported(table):
+    """With 5% of polls faulted a garbled poll in the way postpones a lift by a poll (by design:
+    garbled means "still there"), and a vanished chip by its restart; the 3-period bound is for
+    clean lifts (docs/nfc.md gives the distribution). Every lift is still reported, and most
+    within the bound."""
     reader = table.reader(faults=FaultPlan(rate=0.05, seed=5))
     loop = PollLoop(reader, table.clock)
     tag = SimTag.for_piece(GOLD)
     table.world.place("chest", tag)
     period = cycle_time(table, loop)
-    worst = 0.0
-    for _ in range(40):
-        table.world.place("chest", tag) if not table.world.field_of("chest") else None
-        loop.run_until(lambda evs: False, limit=0.5 + rng.random() * 0.1)
-        lifted = table.clock.now()
-        table.world.remove("chest", tag.uid)
-        at = loop.run_until(lambda evs: any(e.kind == "removed" for e in evs), limit=5)
-        assert at is not None
-        worst = max(worst, at - lifted)
-        table.world.place("chest", tag)
-        loop.run_until(lambda evs: any(e.kind == "placed" for e in evs), limit=5)
-    # garbled polls in the way may add a poll or two; without faults it is always within 3
-    assert worst <= 6 * period
+    table.world.remove("chest", tag.uid)
+    loop.run_until(lambda evs: any(e.kind == "removed" for e in evs), limit=10)
+    lifts = sorted(lift_latencies(table, loop, tag, trials=200, seed=5))
+    assert lifts[int(0.9 * len(lifts))] <= 3 * period
+    assert lifts[-1] <= 15 * period
 
 
-def test_lift_without_faults_within_three_periods(table):
+def test_tap_is_reported_within_one_period_plus_the_read(table):
+    """The issue: a tap is reported within one poll period plus the read. The tag lands at a
+    random point of the sleep between polls, over many trials."""
     reader = table.reader()
     loop = PollLoop(reader, table.clock)
     tag = SimTag.for_piece(GOLD)
     table.world.place("chest", tag)
-    period = cycle_time(table, loop)
-    for offset in (0.0, 0.03, 0.07, 0.099):
-        table.clock.sleep(offset)
-        lifted = table.clock.now()
-        table.world.remove("chest", tag.uid)
-        at = loop.run_until(lambda evs: any(e.kind == "removed" for e in evs))
-        assert at is not None and at - lifted <= 3 * period
-        table.world.place("chest", tag)
-        loop.run_until(lambda evs: any(e.kind == "placed" for e in evs))
-
-
-def test_tap_is_reported_within_one_period_plus_the_read(table):
-    reader = table.reader()
-    loop = PollLoop(reader, table.clock)
-    loop.run_for(0.5)
-    period = cycle_time(table, loop)
-    tag = SimTag.for_piece(GOLD)
-    for offset in (0.0, 0.02, 0.05, 0.09):
-        table.clock.sleep(offset)
-        placed = table.clock.now()
-        table.world.place("chest", tag)
+    period = cycle_time(table, loop)  # with the tag resting: one InListPassiveTarget per poll
+    table.world.remove("chest", tag.uid)
+    loop.run_until(lambda evs: any(e.kind == "removed" for e in evs))
+    rng = random.Random(11)
+    for _ in range(300):
+        placed = act_between_polls(table, loop, rng, lambda: table.world.place("chest", tag))
         t0 = table.clock.now()
-        at = loop.run_until(lambda evs: any(e.kind == "placed" for e in evs))
-        assert at is not None
-        read_time = 0.03  # InList with one target + one 16-byte READ + InRelease at 115200
-        assert at - placed <= period + read_time, (offset, at - placed, period)
-        assert at >= t0
+        at = loop.run_until(lambda evs: any(e.kind == "placed" for e in evs), limit=5)
+        assert at is not None and at >= t0
+        read_time = 0.03  # one 16-byte READ + InRelease at 115200 baud, with margin
+        assert at - placed <= period + read_time, (at - placed, period)
         table.world.remove("chest", tag.uid)
         loop.run_until(lambda evs: any(e.kind == "removed" for e in evs))
+        loop.run_for(rng.random() * 0.3)
