@@ -210,9 +210,16 @@ class Enrolment:
 
     def _program(self, tag: TagRead, piece: str) -> str:
         if tag.error:
-            raise TagJobError(f"the tag could not be read ({tag.error})")
+            # announced with an error only after several polls failed the same way: its memory
+            # will not be read. With --registry-only the UID is all that is needed.
+            if self.registry_only:
+                return "memory not readable: enrolled by UID"
+            raise TagJobError(
+                f"the tag could not be read ({tag.error}); hold it still, or use "
+                "--registry-only to enrol it by its UID"
+            )
         if tag.ndef is None:
-            return "not NDEF-formatted: enrolled by UID"
+            return "no NDEF memory (not formatted, or not an NTAG): enrolled by UID"
         carried = _ndef_piece(tag.ndef) if tag.ndef else None
         if carried == piece:
             return "already carries it"

@@ -68,6 +68,15 @@ class Ntag:
     SENS_RES = b"\x00\x44"
     SEL_RES = 0x00
 
+    def __post_init__(self) -> None:
+        # ISO/IEC 14443-3 type A UIDs are single (4), double (7) or triple (10) size; any other
+        # length cannot be listed, and a chip "answering" with one garbles every poll
+        if len(self.uid) not in (4, 7, 10):
+            raise ValueError(
+                f"tag UID {self.uid.hex()} has {len(self.uid)} bytes; an ISO 14443 type A UID "
+                "has 4, 7 or 10 bytes (8, 14 or 20 hex digits)"
+            )
+
     @classmethod
     def formatted(cls, uid: bytes, message: bytes | None, model: Model = "ntag213") -> Ntag:
         """A tag as it leaves the factory (CC written, empty NDEF TLV), then `message` written;
@@ -201,3 +210,19 @@ class Ntag:
                 return data[i + skip : i + skip + length]
             i += skip + length
         return None
+
+
+@dataclass
+class ClassicCard(Ntag):
+    """A MIFARE Classic 1K card, as shipped with PN532 kits: it lists like any type A tag but with
+    SEL_RES 0x08, and its memory answers nothing without the Crypto1 authentication tabletap does
+    not do (the card NAKs a READ or WRITE, as here). Only its UID can name it."""
+
+    SENS_RES = b"\x00\x04"
+    SEL_RES = 0x08
+
+    def read(self, start: int) -> bytes:
+        raise TagNak("MIFARE Classic: READ without authentication")
+
+    def write(self, n: int, data: bytes) -> None:
+        raise TagNak("MIFARE Classic: WRITE without authentication")

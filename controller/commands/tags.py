@@ -35,7 +35,7 @@ def register(subparsers: Any) -> None:
         p.add_argument("--sim", action="store_true", help="use the emulated PN532")
         p.add_argument("--sim-tag", action="append", default=[], metavar="SPEC",
                        help="with --sim: a tag resting on the reader (piece id, blank, foreign, "
-                            "unformatted, locked:PIECE, copy:PIECE)")
+                            "unformatted, classic, locked:PIECE, copy:PIECE)")
         p.add_argument("--sim-tap", action="append", default=[], metavar="SPEC",
                        help="with --sim: a tag tapped after the others (repeatable, in order)")
 

@@ -135,7 +135,7 @@ class OversiegeTable(GameTable):
 
     def _first(self, state: OversiegeState, card: str, now: float) -> Any:
         part = parse_piece(card, self.engine.cards).part
-        self.engine.check_card(state, card, leaves_hand=part != "key")
+        self.engine.check_card(state, card)
         if part == "blockade":
             return Action("blockade", card)
         if part in ARMAMENTS:

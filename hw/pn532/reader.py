@@ -41,6 +41,11 @@ NTAG_WRITE = 0xA2
 # Capability container size byte -> the page holding the dynamic lock bytes (NTAG213/215/216)
 DYNAMIC_LOCK_PAGE = {0x12: 0x28, 0x3E: 0x82, 0x6D: 0xE2}
 
+# SEL_RES (SAK) bits of targets whose memory is not NFC Forum type 2 (NTAG READ would be NAK'd or
+# mean something else): MIFARE Classic/Plus (0x08, 0x10), ISO-DEP (0x20), NFC-DEP (0x40). NTAG21x
+# and MIFARE Ultralight answer 0x00.
+NOT_TYPE2 = 0x78
+
 GARBLED_ERRORS = (RuntimeError, IndexError, TypeError, ValueError, AssertionError)
 
 
@@ -105,6 +110,7 @@ class Pn532Reader:
         self._failures = 0
         self._cache: dict[bytes, _Cached] = {}
         self._target: dict[bytes, int] = {}  # the tag a TagWriter call is working on
+        self._opaque: set[bytes] = set()  # UIDs listed with a SEL_RES that is not type 2
         self.stats = {"polls": 0, "garbled": 0, "no_answer": 0, "reads": 0, "starts": 0}
 
     # --- the wire ------------------------------------------------------------------------------
@@ -256,6 +262,8 @@ class Pn532Reader:
                 if i >= len(resp):
                     raise Garbled("truncated ATS")
                 i += resp[i]
+            if sel_res & NOT_TYPE2:
+                self._opaque.add(bytes(uid))
             found.append((tg, bytes(uid)))
         return found
 
@@ -264,6 +272,11 @@ class Pn532Reader:
         if cached is not None:
             cached.absent = 0
             return TagRead(uid, cached.ndef)
+        if uid in self._opaque:
+            # a MIFARE Classic or an ISO-DEP card: no NTAG memory to read (a READ is NAK'd and
+            # would look like a torn read for ever); only the UID registry can name it
+            self._cache[uid] = _Cached(None)
+            return TagRead(uid, None)
         try:
             ndef = self._read_ndef(tg)
         except TornRead as exc:
@@ -279,6 +292,7 @@ class Pn532Reader:
             entry.absent += 1
             if entry.absent >= self.forget_after:
                 del self._cache[uid]
+                self._opaque.discard(uid)
 
     # --- NTAG memory ---------------------------------------------------------------------------
     def _read16(self, tg: int, page: int) -> bytes:
@@ -351,6 +365,16 @@ class Pn532Reader:
         """Run `fn(tg)` on the tag, listing it afresh only when an attempt was torn."""
         last: Exception | None = None
         tg = self._target.get(uid)
+        if tg is None:
+            tg = self._ready_target(uid)
+            self._target = {uid: tg}
+        if uid in self._opaque:
+            raise TagWriteError(
+                "unformatted",
+                f"tag {uid.hex(':')} is not an NFC Forum type 2 tag (a MIFARE Classic?): its "
+                "memory cannot be read or written here; enrol it by UID with `tabletap tags "
+                "enroll`",
+            )
         for _ in range(3):
             if tg is None:
                 tg = self._ready_target(uid)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from controller.identity import encode_piece
 from controller.ports import Clock
+from sim.ntag import ClassicCard
 from sim.world import SimTag, SimWorld, uid_for
 
 HOLD_SECONDS = 1.5  # a maker holds the tag until the command answers
@@ -38,6 +39,10 @@ def tag_from_spec(spec: str, index: int) -> SimTag:
         return SimTag(uid=uid_for("corrupt:" + label), ndef=b"\xd1\x01\x30U\x00tabletap:")
     if spec == "unformatted":
         return SimTag(uid=uid_for("unformatted:" + label), ndef=None)
+    if spec == "classic":  # a MIFARE Classic 1K card (4-byte UID), as shipped with PN532 kits
+        tag = SimTag(uid=uid_for("classic:" + label)[:4], ndef=None)
+        tag.memory = ClassicCard(uid=tag.uid)
+        return tag
     kind, _, piece = spec.partition(":")
     if kind == "locked" and piece:
         tag = SimTag(uid=uid_for(label), ndef=encode_piece(piece), piece=piece)

@@ -11,7 +11,7 @@ from typing import Any
 
 from controller.yamlsource import SourceError, YamlDoc, load_file
 
-ACTIONS = ("tap", "place", "remove", "press", "hold", "roll", "do", "wait", "expect")
+ACTIONS = ("tap", "place", "remove", "press", "hold", "lid", "roll", "do", "wait", "expect")
 EXPECT_KEYS = ("accepted", "rejected", "turn", "score", "winner", "chest", "lights", "state")
 MAX_WAIT = 3600  # seconds of virtual time in one wait step
 TOP_KEYS = ("game", "players", "seed", "options", "setup", "config", "steps", "description")
@@ -25,6 +25,7 @@ class TagSpec:
     piece: str | None = None
     uid: str | None = None  # a blank tag with this UID (hex)
     uri: str | None = None  # a foreign tag carrying this URI
+    ndef: str | None = None  # with uid: this NDEF message (hex; "" for a blank formatted tag)
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,14 @@ def _tag(doc: YamlDoc, loc: tuple[Any, ...], value: Any) -> TagSpec:
         return TagSpec(None, piece=value)
     if not isinstance(value, dict):
         raise doc.error(loc, "expected a piece id or a mapping {piece: ..., reader: ...}")
-    unknown = set(value) - {"piece", "reader", "uid", "uri"}
+    unknown = set(value) - {"piece", "reader", "uid", "uri", "ndef"}
+    if "ndef" in value:
+        if "uid" not in value:
+            raise doc.error(loc + ("ndef",), "an ndef message goes on a tag given by its uid")
+        try:
+            bytes.fromhex(str(value["ndef"] or ""))
+        except ValueError:
+            raise doc.error(loc + ("ndef",), "expected the NDEF message in hex") from None
     if "uid" in value:
         try:
             uid = bytes.fromhex(str(value["uid"]).replace(":", ""))
@@ -71,7 +79,8 @@ def _tag(doc: YamlDoc, loc: tuple[Any, ...], value: Any) -> TagSpec:
     reader = value.get("reader")
     if reader is not None and not isinstance(reader, str):
         raise doc.error(loc + ("reader",), "expected a reader name")
-    return TagSpec(reader, **{kinds[0]: str(value[kinds[0]])})
+    ndef_hex = None if "ndef" not in value else str(value["ndef"] or "")
+    return TagSpec(reader, ndef=ndef_hex, **{kinds[0]: str(value[kinds[0]])})
 
 
 def _check_value(doc: YamlDoc, loc: tuple[Any, ...], action: str, value: Any) -> Any:
@@ -80,6 +89,10 @@ def _check_value(doc: YamlDoc, loc: tuple[Any, ...], action: str, value: Any) ->
     if action in ("press", "hold"):
         if not isinstance(value, str):
             raise doc.error(loc, "expected a button name, like end-turn")
+        return value
+    if action == "lid":
+        if value not in ("open", "closed"):
+            raise doc.error(loc, "expected open or closed (the chest's lid switch)")
         return value
     if action == "roll":
         ok = isinstance(value, list) and all(

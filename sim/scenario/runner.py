@@ -129,7 +129,8 @@ class ScenarioRun:
                 message = b"".join(ndef.message_encoder([ndef.UriRecord("tabletap:" + spec.piece)]))
                 return SimTag(uid_for(spec.piece), message, spec.piece)
         if spec.uid is not None:
-            return SimTag(bytes.fromhex(spec.uid.replace(":", "")), None)
+            message = None if spec.ndef is None else bytes.fromhex(spec.ndef)
+            return SimTag(bytes.fromhex(spec.uid.replace(":", "")), message)
         message = b"".join(ndef.message_encoder([ndef.UriRecord(spec.uri or "")]))
         return SimTag(uid_for(spec.uri or ""), message)
 
@@ -153,6 +154,10 @@ class ScenarioRun:
         elif action in ("press", "hold"):
             self.narrate(f"  ({'long press' if action == 'hold' else 'press'}: {value})")
             self.world.press(value, long=action == "hold")
+            self.daemon.run_for(self._settle_place())
+        elif action == "lid":
+            self.narrate(f"  (the lid is {value})")
+            self.world.lid(closed=value == "closed")
             self.daemon.run_for(self._settle_place())
         elif action == "roll":
             self.session.table.force("roll", value)

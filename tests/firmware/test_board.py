@@ -9,6 +9,7 @@ import pytest
 from firmware import board as fwboard
 from firmware import main as fwmain
 from firmware import protocol
+from firmware import servo as fwservo
 from sim.board.standins import Levels, Recorder, SimMachine, SimNeoPixelModule
 
 HOST, BOOT = 41, 900
@@ -153,3 +154,63 @@ def test_the_outbox_keeps_the_newest_events(rig: Rig) -> None:
         rig.board.queue_event("roll", "press")
     assert len(rig.board.outbox) == fwboard.OUTBOX_MAX
     assert rig.board.outbox[-1][0] == fwboard.OUTBOX_MAX + 5
+
+
+def test_an_older_number_is_refused_as_stale_not_acknowledged_as_done(rig: Rig) -> None:
+    """A command numbered below the last one run was never run: saying ok would lose it."""
+    assert rig.cmd(5, op="show", pattern="turn") == {"ok": True}
+    ack = rig.cmd(3, op="latch", open=True)
+    assert ack["ok"] is False and ack["err"] == "stale"
+    assert rig.executed == [5] and not rig.board.hw.servo.opened
+    assert rig.cmd(5, op="show", pattern="turn") == {"ok": True, "dup": True}  # the true repeat
+
+
+def test_a_reversed_servo_is_accepted_and_driven_the_other_way(rig: Rig) -> None:
+    assert rig.cmd(1, op="cfg", min_angle=90, max_angle=-90, open_angle=-60,
+                   closed_angle=30, travel_s=0) == {"ok": True}
+    rig.board.tick(2)
+    closed = rig.rec.duty(16)
+    assert rig.cmd(2, op="latch", open=True) == {"ok": True}
+    rig.board.tick(3)
+    opened = rig.rec.duty(16)
+    # min_us drives min_angle (90): closed (30 deg) sits nearer min_us than open (-60 deg) does.
+    assert closed == fwservo.duty_u16(500 + 60 / 180 * 2000)
+    assert opened == fwservo.duty_u16(500 + 150 / 180 * 2000)
+    for bad in ({"max_angle": 90}, {"open_angle": 120}):
+        assert rig.cmd(len(rig.executed) + 1, op="cfg", **bad)["ok"] is False, bad
+
+
+def test_presses_nobody_heard_are_not_replayed_to_a_new_host() -> None:
+    r = Rig()
+    r.frames()
+    r.board.queue_event("end-turn", "press")  # no host bound yet (the daemon is starting)
+    r.board.tick(1)
+    assert r.frames() == []
+    r.send("hello", 0, {"host": HOST})
+    r.board.tick(2)
+    assert [f for f in r.frames() if f[0] == "evt"] == []
+    r.board.queue_event("roll", "press")  # now for this host: delivered, also after a replug
+    r.send("hello", 0, {"host": HOST}, now=3)
+    r.board.tick(4)
+    evts = [f for f in r.frames() if f[0] == "evt"]
+    assert [e[2]["name"] for e in evts] == ["roll"]
+    r.send("hello", 0, {"host": HOST + 1}, now=5)  # another daemon: not its press
+    r.board.tick(200)
+    assert [f for f in r.frames() if f[0] == "evt"] == [] and r.board.outbox == []
+
+
+def test_presses_in_the_safe_state_are_dropped(rig: Rig) -> None:
+    rig.board.tick(3002)
+    assert rig.board.safe
+    rig.board.queue_event("end-turn", "press")
+    assert rig.board.outbox == []
+    rig.send("ping", 0, {}, now=3100)
+    rig.board.tick(3101)
+    assert [(f[2]["name"], f[2]["kind"]) for f in rig.frames() if f[0] == "evt"] == [
+        ("safe", "ended")]
+
+
+def test_the_repl_op_is_acknowledged_then_asks_main_for_the_reset(rig: Rig) -> None:
+    assert not rig.board.repl_requested
+    assert rig.cmd(1, op="repl") == {"ok": True}
+    assert rig.board.repl_requested

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from controller.identity import decode_piece
-from controller.ports import Poll, ReaderUnavailable, TagReader
+from controller.ports import Poll, ReaderUnavailable, TagRead, TagReader, TagWriteError
+from sim.ntag import ClassicCard
 from sim.world import SimTag
 
 GOLD = "magic-keys/key/gold"
@@ -216,3 +217,28 @@ def test_firmware_version_for_the_doctor(table):
     table.world.missing_readers.add("chest")
     reader.close()
     assert reader.firmware_version() is None
+
+
+def test_a_mifare_classic_card_is_listed_by_uid_and_its_memory_left_alone(table):
+    """SEL_RES 0x08 says MIFARE Classic: an NTAG READ would be NAK'd on every poll and the card
+    would stay a torn read for ever. It comes back with no NDEF and no error (only the UID
+    registry can name it), once, and is not read again."""
+    card = SimTag(uid=bytes.fromhex("a1b2c3d4"))
+    card.memory = ClassicCard(uid=card.uid)
+    table.world.place("chest", card)
+    reader = table.reader()
+    log = table.chip().log
+    for _ in range(3):
+        assert reader.poll() == Poll((TagRead(card.uid, None),))
+    assert log.count("in_data_exchange") == 0
+
+
+def test_writing_a_mifare_classic_card_is_refused_as_unformatted(table):
+    card = SimTag(uid=bytes.fromhex("a1b2c3d4"))
+    card.memory = ClassicCard(uid=card.uid)
+    table.world.place("chest", card)
+    reader = table.reader()
+    reader.poll()
+    with pytest.raises(TagWriteError) as exc:
+        reader.write_ndef(card.uid, b"\xd1\x01\x01U\x00")
+    assert exc.value.code == "unformatted" and "MIFARE Classic" in str(exc.value)

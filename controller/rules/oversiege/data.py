@@ -63,8 +63,18 @@ class _DeckCard(_Strict):
     copies: int = Field(ge=1, le=20)
 
 
+class _MinimumDraw(_Strict):
+    status: Status
+    cards: int = Field(ge=0, le=5)
+
+
+class _Draw(_Strict):
+    minimum: _MinimumDraw
+
+
 class _CardsFile(_Strict):
     castle: dict[str, _CastleCard]
+    draw: _Draw
     projectiles: dict[str, _Projectile]
     deck: dict[str, _DeckCard]
 
@@ -82,6 +92,7 @@ class Cards:
 
     red: dict[str, frozenset[str]]
     blue_halves: dict[str, tuple[int, int]]  # part -> (halves when standing, when destroyed)
+    min_draw: int  # the fewest cards drawn a turn (draw.minimum: our decision, see cards.yaml)
     projectiles: dict[str, Projectile]
     copies: dict[str, int]
     status: dict[str, str]
@@ -132,12 +143,14 @@ def parse_cards(text: str, source: str = "cards.yaml") -> Cards:
             part: (_HALVES[card.blue.standing], _HALVES[card.blue.destroyed])
             for part, card in data.castle.items()
         },
+        min_draw=data.draw.minimum.cards,
         projectiles={
             name: Projectile(p.armament, p.icon, p.hits) for name, p in data.projectiles.items()
         },
         copies={name: card.copies for name, card in data.deck.items()},
         status={
             **{f"castle.{k}": v.status for k, v in data.castle.items()},
+            "draw.minimum": data.draw.minimum.status,
             **{f"projectiles.{k}": v.status for k, v in data.projectiles.items()},
             **{f"deck.{k}": v.status for k, v in data.deck.items()},
         },

@@ -137,7 +137,7 @@ class OversiegeEngine:
     # -- checks shared with the table layer -----------------------------------------------------
 
     def check_card(
-        self, state: OversiegeState, card: str, leaves_hand: bool = True, playing: bool = True
+        self, state: OversiegeState, card: str, playing: bool = True
     ) -> Piece:
         """A card the current player may play (or, with `playing` false, discard) from hand
         now; raises the reason it is not.
@@ -168,7 +168,13 @@ class OversiegeEngine:
                 f"{card} is in the discard pile; it comes back only when the pile is turned "
                 "over to become the deck.",
             )
-        if leaves_hand and side.hand <= HAND_KEPT:
+        if side.hand <= HAND_KEPT and piece.part == "key":
+            raise Rejection(
+                "keep-two",
+                f"{owner} holds {side.hand} cards: a key among the two cards kept at the end of "
+                "a turn must wait for the following turn (TURNS); play it after the next draw.",
+            )
+        if side.hand <= HAND_KEPT:
             raise Rejection(
                 "keep-two",
                 f"{owner} holds {side.hand} cards and must end the turn with two: "
@@ -351,8 +357,11 @@ class OversiegeEngine:
 
     def _key(self, state: OversiegeState, action: Action) -> list[Event]:
         """KEY and ORDER 3: the key opens a chamber whose towers and entrance are all down and
-        that no blockade shields; the crown is captured. The key stays in hand (GROUP PLAY)."""
-        piece = self._hand_card(state, action, ("key",), "the key", leaves_hand=False)
+        that no blockade shields; the crown is captured. TURNS: a key among the two cards kept
+        at the end of a turn waits for the following turn, so the key counts against the
+        two-card minimum like any card (it needs a third card in hand); it then stays in hand
+        (GROUP PLAY), so the hand size does not change."""
+        piece = self._hand_card(state, action, ("key",), "the key")
         player = piece.deck
         target = self._one_target(action)
         victim, tp = self._opponent_card(state, player, target)
@@ -446,15 +455,14 @@ class OversiegeEngine:
     # -- helpers --------------------------------------------------------------------------------
 
     def _hand_card(
-        self, state: OversiegeState, action: Action, kinds: tuple[str, ...], what: str,
-        leaves_hand: bool = True,
+        self, state: OversiegeState, action: Action, kinds: tuple[str, ...], what: str
     ) -> Piece:
         if action.card is None:
             raise Rejection("bad-action", f"This play needs {what} card.")
         piece = parse_piece(action.card, self.cards)
         if piece.castle or piece.part not in kinds:
             raise Rejection("wrong-card", f"{action.card} is not {what}.")
-        return self.check_card(state, action.card, leaves_hand)
+        return self.check_card(state, action.card)
 
     def _known_deck(self, state: OversiegeState, piece: Piece) -> str:
         if piece.deck not in state.sides:

@@ -85,9 +85,11 @@ class OversiegeState(BaseModel):
 
 
 def draw_count(side: Side, cards: Cards) -> int:
-    """Cards drawn a turn: full blue icons count one, half icons a half, rounded down."""
+    """Cards drawn a turn: full blue icons count one, half icons a half, rounded down, and
+    never fewer than the data's minimum (a castle that is all down still draws, so its owner
+    can reach the key: see cards.yaml `draw`)."""
     halves = 0
     for part in CASTLE_CARDS:
         up = not side.chamber_open if part == CHAMBER else side.standing(part)
         halves += cards.blue_halves[part][0 if up else 1]
-    return halves // 2
+    return max(halves // 2, cards.min_draw)
