@@ -14,7 +14,7 @@ PATTERNS: dict[str, tuple[str, str]] = {
     "accepted": ("solid", "green"),
     "rejected": ("blink", "red"),
     "fake": ("blink", "purple"),
-    "pending": ("pulse", "cyan"),
+    "pending": ("chase", "cyan"),  # a gesture waits for its next tap: the light runs on
     "win": ("rainbow", "white"),
     "reader-missing": ("blink", "amber"),
     "safe": ("solid", "amber"),  # the Pico's own safe state when the host fell silent

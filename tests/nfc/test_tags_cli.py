@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import deque
+
 import yaml
 
 from controller.cli import main
@@ -95,7 +97,7 @@ def test_enroll_registers_tags_it_cannot_write(capsys, tmp_path):
                        "--sim-tap", "blank")
     assert code == 0
     assert "this tag carries magic-keys/key/gold; tap it again" in out
-    assert "purple/2 is tag" in out and "(not NDEF-formatted: enrolled by UID)" in out
+    assert "purple/2 is tag" in out and "(no NDEF memory (not formatted, or not an NTAG): enrolled by UID)" in out
     assert "(holds other data, kept: enrolled by UID)" in out
     assert "(locked: enrolled by UID)" in out
     assert out.count("written and verified") == 2
@@ -170,3 +172,53 @@ def test_piece_lists_follow_design_ids():
     king = pieces_of("kingdomino")
     assert "kingdomino/domino/48" in king and "kingdomino/treasure/joker" in king
     assert "kingdomino/king/blue/2" in king and "kingdomino/castle/pink" in king
+
+
+def test_enroll_takes_mifare_classic_cards_by_uid(capsys, tmp_path):
+    """The cards that come with PN532 kits: their memory is not readable without Crypto1, so
+    they are enrolled by UID, with or without --registry-only."""
+    for extra in ([], ["--registry-only"]):
+        registry = tmp_path / f"uids{len(extra)}.yaml"
+        code, out, _ = run(capsys, "enroll", "magic-keys", "--only", "magic-keys/key/purple/",
+                           "--sim", "--registry", str(registry), "--timeout", "20", *extra,
+                           *["--sim-tap", "classic"] * 5)
+        assert code == 0, out
+        assert out.count("enrolled by UID") == 5 and "could not be read" not in out
+        assert len(yaml.safe_load(registry.read_text())["uids"]) == 5
+
+
+def test_registry_only_enrols_a_tag_whose_memory_does_not_answer(tmp_path):
+    """A tag that lists but NAKs every READ (read-protected, or a card the SEL_RES does not
+    give away) is announced with its error; --registry-only needs only its UID."""
+    from controller.config import ReaderConfig
+    from controller.identity import UidRegistry
+    from controller.tagging import Desk, Enrolment
+    from sim.clock import VirtualClock
+    from sim.ntag import TagNak
+    from sim.pn532.backend import build_reader
+    from sim.pn532.hand import Hand
+    from sim.world import SimTag, SimWorld
+
+    clock = VirtualClock()
+    world = SimWorld(clock=clock)
+    context = {"world": world, "clock": clock}
+    reader = build_reader("chest", ReaderConfig(), context)
+    tag = SimTag(uid=bytes.fromhex("04a1b2c3d4e5f6"), ndef=None)
+
+    def nak(start: int) -> bytes:
+        raise TagNak("read-protected")
+
+    tag.memory.read = nak  # type: ignore[method-assign]
+    for registry_only, expected in ((False, 1), (True, 0)):
+        hand = Hand(world, "chest", clock, deque([tag]))
+        context["chips"]["chest"].on_command = hand.tick
+        lines: list[str] = []
+        registry = UidRegistry(tmp_path / f"u{registry_only}.yaml", {})
+        enrolment = Enrolment(Desk(reader, clock, lines.append), reader, registry,
+                              registry_only=registry_only, timeout=10)
+        assert enrolment.run(["magic-keys/key/gold"]) == expected, lines
+        if registry_only:
+            assert registry.pieces == {"04:a1:b2:c3:d4:e5:f6": "magic-keys/key/gold"}
+        else:
+            assert "--registry-only" in "\n".join(lines) and registry.pieces == {}
+        world.remove("chest", tag.uid)

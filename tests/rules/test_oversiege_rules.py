@@ -53,7 +53,40 @@ def test_draw_count_follows_the_castle():
     s = game(setup={"destroyed": {"blue": ["tower/1", "tower/2", "tower/3"]}})
     assert draw_count(s.sides["blue"], E.cards) == 1
     s = game(setup={"destroyed": {"blue": [*ALL_TOWERS, "entrance"]}})
-    assert draw_count(s.sides["blue"], E.cards) == 0
+    assert draw_count(s.sides["blue"], E.cards) == 1  # decision: the minimum draw, see below
+
+
+def test_a_castle_all_down_still_draws_one_card_and_can_reach_the_key():
+    """Decision (cards.yaml `draw.minimum`, status guess): the placeholder destroyed sides show
+    no blue icon, so without a minimum an all-down castle draws 0 and, since the key needs a
+    third card in hand (TURNS), its owner could never play again."""
+    s = game(setup={"first": "blue", "destroyed": {"blue": [*ALL_TOWERS, "entrance"],
+                                                    "red": [*ALL_TOWERS, "entrance"]}})
+    assert s.drawn == 1 and s.sides["blue"].hand == 3
+    s = play(s, action="key", card=card("blue", "key/1"), target=card("red", "chamber"))
+    assert E.winners(s) == ["blue"]
+
+
+def test_key_kept_at_the_end_of_a_turn_waits_for_the_following_turn():
+    """TURNS: "If you end your turn with two cards and one of them is the key (and you are
+    ready to open the chamber) you must wait till your following turn to open the chamber."
+    The key counts against the two-card minimum like any card; after the next draw it may be
+    played, and it stays in hand (GROUP PLAY: hand size unchanged)."""
+    s = game(("red", "blue", "green"), setup={"destroyed": {"blue": [*ALL_TOWERS, "entrance"]}})
+    s = end_turn(s)  # red ends with two cards, one of them the key (nothing tells which)
+    s = end_turn(s)
+    s = end_turn(s)  # blue and green play; back to red, who drew 3 and holds 5
+    assert s.current == "red" and s.sides["red"].hand == 5
+    for n in (1, 2, 3):
+        s = play(s, action="discard", card=card("red", f"stone/{n}"))
+    assert s.sides["red"].hand == 2
+    err = refused(s, "keep-two", action="key", card=card("red", "key/1"),
+                  target=card("blue", "chamber"))
+    assert "following turn" in err.message
+    s = end_turn(end_turn(play(s, action="end-turn")))
+    assert s.current == "red" and s.sides["red"].hand == 5
+    s = play(s, action="key", card=card("red", "key/1"), target=card("blue", "chamber"))
+    assert s.sides["blue"].chamber_open and s.sides["red"].hand == 5
 
 
 def test_end_turn_needs_exactly_two_cards():
