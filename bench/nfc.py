@@ -30,7 +30,7 @@ PIECE = "magic-keys/key/gold"
 
 
 def _table(
-    clock: Clock, faults: FaultPlan | None = None, recheck: bool = True
+    clock: Clock, faults: FaultPlan | None = None, recheck: bool = True, relists: int = 2
 ) -> tuple[SimWorld, PollLoop]:
     world = SimWorld(clock=clock)  # type: ignore[arg-type]
     context: dict[str, Any] = {"world": world, "clock": clock, "faults": {}}
@@ -38,6 +38,7 @@ def _table(
         context["faults"]["chest"] = faults
     reader = build_reader("chest", ReaderConfig(baud=115200), context)
     reader.recheck = recheck
+    reader.relists = relists
     return world, PollLoop(reader, clock, period=PERIOD)
 
 
@@ -53,10 +54,12 @@ def poll_durations(clock: Clock, polls: int, tags: int) -> float:
     return (clock.now() - t0) / polls
 
 
-def latencies(clock: Clock, trials: int, seed: int) -> tuple[list[float], list[float]]:
+def latencies(
+    clock: Clock, trials: int, seed: int, faults: FaultPlan | None = None
+) -> tuple[list[float], list[float]]:
     """Tap-to-event and lift-to-event seconds, the tag placed and lifted at random phases."""
     rng = random.Random(seed)
-    world, loop = _table(clock)
+    world, loop = _table(clock, faults)
     tag = SimTag.for_piece(PIECE)
     taps: list[float] = []
     lifts: list[float] = []
@@ -79,7 +82,8 @@ def latencies(clock: Clock, trials: int, seed: int) -> tuple[list[float], list[f
 
 
 def phantoms(
-    runs: int, rate: float, recheck: bool = True, kinds: tuple[str, ...] | None = None
+    runs: int, rate: float, recheck: bool = True, kinds: tuple[str, ...] | None = None,
+    relists: int = 2,
 ) -> tuple[float, dict[str, int], float]:
     """Removals of a resting tag per 10 simulated minutes with `rate` of polls faulted; the
     faults injected; reader-missing episodes per 10 minutes."""
@@ -89,7 +93,7 @@ def phantoms(
         faults = FaultPlan(rate=rate, seed=seed)
         if kinds:
             faults = FaultPlan(rate=rate, seed=seed, kinds=kinds)  # type: ignore[arg-type]
-        world, loop = _table(clock, faults, recheck)
+        world, loop = _table(clock, faults, recheck, relists)
         world.place("chest", SimTag.for_piece(PIECE))
         episodes, was_missing = 0, False
         end = clock.now() + 600
@@ -124,18 +128,24 @@ def pct(values: list[float], q: float) -> float:
 def run() -> list[tuple[str, float, str]]:
     logging.getLogger("tabletap.daemon").setLevel(logging.CRITICAL)  # outages are counted below
     wall = SystemClock()
-    out: list[tuple[str, float, str]] = []
+    out: list[tuple[str, float, str]] = [
+        ("poll.miss_threshold (the config default)", PollLoop.miss_threshold, "misses")
+    ]
     for tags in (0, 1, 2):
         d = poll_durations(wall, 200, tags)
         out.append((f"poll duration, {tags} tag(s) resting (wall)", d * 1000, "ms"))
-    out.append(("poll period at poll.period 0.1, 1 tag (wall)",
-                (PERIOD + poll_durations(wall, 50, 1)) * 1000, "ms"))
+    period = PERIOD + poll_durations(wall, 50, 1)
+    out.append(("poll period at poll.period 0.1, 1 tag (wall)", period * 1000, "ms"))
+    sim_period = PERIOD + poll_durations(VirtualClock(), 50, 1)
+    out.append(("poll period at poll.period 0.1, 1 tag (sim)", sim_period * 1000, "ms"))
     taps, lifts = latencies(wall, 40, seed=1)
     out += [
         ("tap-to-event median (wall, 40 trials)", statistics.median(taps) * 1000, "ms"),
         ("tap-to-event p99 (wall, 40 trials)", pct(taps, 0.99) * 1000, "ms"),
         ("lift-to-event median (wall, 40 trials)", statistics.median(lifts) * 1000, "ms"),
         ("lift-to-event p99 (wall, 40 trials)", pct(lifts, 0.99) * 1000, "ms"),
+        ("lifts later than 3 poll periods (wall, 40 trials)",
+         sum(x > 3 * period for x in lifts), "lifts"),
     ]
     taps, lifts = latencies(VirtualClock(), 2000, seed=2)
     out += [
@@ -143,6 +153,19 @@ def run() -> list[tuple[str, float, str]]:
         ("tap-to-event p99 (sim, 2000 trials)", pct(taps, 0.99) * 1000, "ms"),
         ("lift-to-event median (sim, 2000 trials)", statistics.median(lifts) * 1000, "ms"),
         ("lift-to-event p99 (sim, 2000 trials)", pct(lifts, 0.99) * 1000, "ms"),
+        ("lift-to-event max (sim, 2000 trials)", max(lifts) * 1000, "ms"),
+        ("lifts later than 3 poll periods (sim, 2000 trials)",
+         sum(x > 3 * sim_period for x in lifts), "lifts"),
+    ]
+    _, lifts = latencies(VirtualClock(), 2000, seed=3, faults=FaultPlan(rate=0.05, seed=3))
+    out += [
+        ("lift-to-event median at 5% faults (sim, 2000 trials)",
+         statistics.median(lifts) * 1000, "ms"),
+        ("lift-to-event p90 at 5% faults (sim, 2000 trials)", pct(lifts, 0.9) * 1000, "ms"),
+        ("lift-to-event p99 at 5% faults (sim, 2000 trials)", pct(lifts, 0.99) * 1000, "ms"),
+        ("lift-to-event max at 5% faults (sim, 2000 trials)", max(lifts) * 1000, "ms"),
+        ("lifts later than 3 poll periods at 5% faults (sim, 2000 trials)",
+         100 * sum(x > 3 * sim_period for x in lifts) / len(lifts), "%"),
     ]
     runs = 20
     per10, injected, outages = phantoms(runs, 0.05)
@@ -154,8 +177,17 @@ def run() -> list[tuple[str, float, str]]:
     out.append(("phantom removals per 10 min at 20% faults (sim, 5 runs)", per10, "removals"))
     per10, _, _ = phantoms(5, 0.05, kinds=("fade",))
     out.append(("same, 5% of polls all clean misses (fade) (sim, 5 runs)", per10, "removals"))
+    per10, _, _ = phantoms(100, 0.05, kinds=("fade",))
+    out.append(("same, 100 runs (sim)", per10, "removals"))
+    per10, _, _ = phantoms(5, 0.20, kinds=("fade",))
+    out.append(("same, 20% of polls all clean misses (fade) (sim, 5 runs)", per10, "removals"))
+    per10, _, _ = phantoms(100, 0.05, kinds=("fade",), relists=1)
+    out.append(("same at 5%, one extra listing instead of two (sim, 100 runs)", per10,
+                "removals"))
+    per10, _, _ = phantoms(5, 0.20, kinds=("fade",), relists=1)
+    out.append(("same at 20%, one extra listing instead of two (sim, 5 runs)", per10, "removals"))
     per10, _, _ = phantoms(5, 0.05, recheck=False, kinds=("fade",))
-    out.append(("same, without the second listing (sim, 5 runs)", per10, "removals"))
+    out.append(("same at 5%, without the extra listings (sim, 5 runs)", per10, "removals"))
     out.append(("CPU per minute of idle polling, empty field (wall, 10 s)",
                 cpu_per_minute(wall, 10, 0), "cpu-s"))
     out.append(("CPU per minute of idle polling, 1 tag resting (wall, 10 s)",

@@ -12,7 +12,7 @@ PATTERNS = {
     "accepted": ("solid", "green"),
     "rejected": ("blink", "red"),
     "fake": ("blink", "purple"),
-    "pending": ("pulse", "cyan"),
+    "pending": ("chase", "cyan"),  # a gesture waits for its next tap: the light runs on
     "win": ("rainbow", "white"),
     "reader-missing": ("blink", "amber"),
     "safe": ("solid", "amber"),
@@ -80,8 +80,8 @@ def render(animation, rgb, n, t_ms):
     if animation == "chase":
         head = (t_ms // CHASE_MS) % n
         out = [black] * n
+        out[(head - 1) % n] = _scale(rgb, 1, 4)  # the tail first: on one pixel the head wins
         out[head] = rgb
-        out[(head - 1) % n] = _scale(rgb, 1, 4)
         return out
     if animation == "rainbow":
         shift = (t_ms % RAINBOW_MS) * 768 // RAINBOW_MS

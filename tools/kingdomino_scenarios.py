@@ -8,6 +8,7 @@ and face-up gems are written into `setup`, so the file replays without the engin
 
     .venv/bin/python tools/kingdomino_scenarios.py            # rewrite scenarios/kingdomino/
     .venv/bin/python tools/kingdomino_scenarios.py --check    # exit 1 if a file would change
+    .venv/bin/python tools/kingdomino_scenarios.py --examples # the games examples/kingdoms/ shows
 """
 
 from __future__ import annotations
@@ -37,13 +38,15 @@ class Spec:
     seed: int
     options: dict[str, bool] = field(default_factory=dict)
     greedy_gems: bool = False  # steer placements towards treasure corners
+    centred: bool = False  # steer placements into the 5×5 around the castle (the bonuses)
 
 
 SPECS = [
     Spec("two-players", "A complete 2-player game (two kings each) with The Lost Treasures.",
          ["ana", "ben"], 11),
-    Spec("three-players", "A complete 3-player game with Middle Kingdom and Harmony.",
-         ["ana", "ben", "cleo"], 12, {"middle_kingdom": True, "harmony": True}),
+    Spec("three-players", "A complete 3-player game with Middle Kingdom and Harmony; at "
+         "least one kingdom earns the bonuses (checked in the final state's `bonuses`).",
+         ["ana", "ben", "cleo"], 13, {"middle_kingdom": True, "harmony": True}, centred=True),
     Spec("four-players", "A complete 4-player game with The Lost Treasures.",
          ["ana", "ben", "cleo", "dan"], 13),
     Spec("mighty-duel", "A complete Mighty Duel: 2 players, all 48 dominoes, 7×7 kingdoms.",
@@ -56,24 +59,30 @@ SPECS = [
 ]
 
 
-def _value(state: KingdominoState, player: str, action: Action, greedy_gems: bool) -> float:
+def _value(
+    state: KingdominoState, player: str, action: Action, greedy_gems: bool, centred: bool = False
+) -> float:
     k = state.kingdoms[player]
     cells = dict(k.cells)
     domino = dominoes()[action.domino or 0]
     first, second = Placement(domino.number, action.at, action.facing).squares()  # type: ignore[arg-type]
     cells[first], cells[second] = domino.left, domino.right
     score = score_kingdom(cells, k.gems).score
+    if centred:
+        score += 4 * sum(1 for r, c in (first, second) if abs(r) <= 2 and abs(c) <= 2)
     if not greedy_gems:
         return score
     return score + 5.0 * len(new_treasure_corners(cells, (first, second)))
 
 
-def choose(state: KingdominoState, rng: random.Random, greedy_gems: bool) -> Action:
+def choose(
+    state: KingdominoState, rng: random.Random, greedy_gems: bool, centred: bool = False
+) -> Action:
     actions = ENGINE.legal_actions(state)
     kind = actions[0].action
     if kind == "place":
         player = ENGINE.current_player(state) or ""
-        values = [_value(state, player, a, greedy_gems) for a in actions]
+        values = [_value(state, player, a, greedy_gems, centred) for a in actions]
         good = [a for a, v in zip(actions, values, strict=True) if v == max(values)]
         return rng.choice(good)
     if kind == "treasure":
@@ -99,7 +108,7 @@ def play(spec: Spec) -> tuple[list[str], KingdominoState]:
     lines.append(f"  # round 1: the kings claim; new line: "
                  f"{', '.join(str(x.domino) for x in state.next_line)}")
     while not ENGINE.is_over(state):
-        action = choose(state, rng, spec.greedy_gems)
+        action = choose(state, rng, spec.greedy_gems, spec.centred)
         outcome = ENGINE.apply(state, action)
         done = outcome.action
         after = outcome.state
@@ -125,6 +134,11 @@ def play(spec: Spec) -> tuple[list[str], KingdominoState]:
             won = ENGINE.winners(after)
             expect.append("winner: " + (won[0] if len(won) == 1 else _flow(won)))
             expect.append("lights: win")
+            bonuses = _bonuses(after)
+            if bonuses:
+                expect.append("state: " + _flow({"kingdoms": bonuses}))
+            elif spec.centred:
+                raise SystemExit(f"{spec.name}: no kingdom earned a bonus; try another seed")
         lines.append("    expect: {" + ", ".join(expect) + "}")
         if new_round and not ENGINE.is_over(after):
             game = f"game {after.game}, " if after.options["dynasty"] else ""
@@ -132,6 +146,12 @@ def play(spec: Spec) -> tuple[list[str], KingdominoState]:
             lines.append(f"  # {game}round {after.round}; new line: {line}")
         state = after
     return lines, first
+
+
+def _bonuses(state: KingdominoState) -> dict[str, dict[str, dict[str, int]]]:
+    """The players whose finished kingdom earned Middle Kingdom or Harmony, and what."""
+    view = ENGINE.public_view(state)["kingdoms"]
+    return {p: {"bonuses": v["bonuses"]} for p, v in view.items() if v["bonuses"]}
 
 
 def render(spec: Spec) -> str:
@@ -164,26 +184,67 @@ def _box_order(spec: Spec) -> list[int]:
     return [s.domino for s in state.next_line] + list(state.deck)
 
 
-GEM_SEED = 142  # found by --search with the shipped treasures.yaml
+GEM_SEED = 201  # found by --search with the shipped treasures.yaml
 
 
 def find_gem_victory(start: int = 100, tries: int = 100) -> Spec | None:
-    """The first seed whose treasure-hunting Mighty Duel ends in an immediate victory (the
-    7×7 kingdoms leave room for five treasure corners)."""
+    """The first seed whose treasure-hunting Mighty Duel ends in an immediate victory mid-game
+    (dominoes still in the box) for a player who is behind on points: the case that shows the
+    five gems beat the count, not a win the points would have given anyway (the 7×7 kingdoms
+    leave room for five treasure corners)."""
     options = {"mighty_duel": True}
     for seed in range(start, start + tries):
         spec = Spec("gem-victory", "An immediate victory in a Mighty Duel: five different gem "
-                    "types in one kingdom (the Joker counts as any).", ["ana", "ben"], seed,
-                    options, greedy_gems=True)
+                    "types in one kingdom (the Joker counts as any), mid-game, by the player "
+                    "who is behind on points.", ["ana", "ben"], seed, options, greedy_gems=True)
         state = ENGINE.new_game(spec.players, seed, options, {})
         rng = random.Random(seed)
         while not ENGINE.is_over(state):
             state = ENGINE.apply(state, choose(state, rng, True)).state
-        if state.gem_winner:
+        winner = state.gem_winner
+        if winner and state.deck and _behind(state, winner):
             if seed != start:
                 print(f"five-gem victory with seed {seed}", file=sys.stderr)
             return spec
     return None
+
+
+def _behind(state: KingdominoState, player: str) -> bool:
+    scores = ENGINE.scores(state)
+    return scores[player] < max(v for p, v in scores.items() if p != player)
+
+
+@dataclass(frozen=True)
+class Example:
+    """A shipped example kingdom (examples/kingdoms/NAME.txt) and the game it was taken from:
+    `player`'s kingdom when the game ended."""
+
+    players: tuple[str, ...]
+    seed: int
+    options: tuple[tuple[str, bool], ...]
+    player: str
+    greedy_gems: bool = False
+    centred: bool = False
+
+
+EXAMPLES = {
+    "complete-5x5": Example(("ana", "ben"), 6, (("treasures", False),), "ana", centred=True),
+    "treasures": Example(("ana", "ben"), 9, (), "ana", greedy_gems=True),
+    "five-gems": Example(("ana", "ben"), GEM_SEED, (("mighty_duel", True),), "ben",
+                         greedy_gems=True),
+    "mighty-duel-7x7": Example(("ana", "ben"), 1, (("mighty_duel", True),), "ben"),
+}
+
+
+def example_kingdom(name: str) -> str:
+    """The kingdom file the engine writes for an example's game (its grid and gem lines; the
+    shipped file adds the hand-worked score in comments)."""
+    ex = EXAMPLES[name]
+    state = ENGINE.new_game(list(ex.players), ex.seed, dict(ex.options), {})
+    rng = random.Random(ex.seed)
+    while not ENGINE.is_over(state):
+        state = ENGINE.apply(state, choose(state, rng, ex.greedy_gems, ex.centred)).state
+    return str(ENGINE.public_view(state)["kingdoms"][ex.player]["file"])
 
 
 def main(argv: list[str]) -> int:
@@ -193,7 +254,13 @@ def main(argv: list[str]) -> int:
                         help="the seed whose Mighty Duel ends in a five-gem victory")
     parser.add_argument("--search", action="store_true",
                         help="search 100 seeds from --gem-seed for a five-gem victory")
+    parser.add_argument("--examples", action="store_true",
+                        help="print the kingdoms examples/kingdoms/ was taken from, and stop")
     args = parser.parse_args(argv)
+    if args.examples:
+        for name in EXAMPLES:
+            print(f"== examples/kingdoms/{name}.txt\n{example_kingdom(name)}")
+        return 0
     specs = list(SPECS)
     gem = find_gem_victory(start=args.gem_seed, tries=1 if not args.search else 100)
     if gem is not None:

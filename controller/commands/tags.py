@@ -70,6 +70,10 @@ def register(subparsers: Any) -> None:
                                       help="listen this long at most (default 300)")
 
 
+class ConfigProblem(ValueError):
+    """The command line or config cannot work as given (exit 2)."""
+
+
 def say(line: str) -> None:
     print(line, flush=True)
 
@@ -86,6 +90,15 @@ def _open(args: argparse.Namespace, taps: list[str] | None = None) -> tuple[Desk
                    "sim_script": {"rest": args.sim_tag, "taps": taps or args.sim_tap}}
     elif args.sim_tag or args.sim_tap:
         raise TagJobError("--sim-tag and --sim-tap need --sim")
+    elif config.readers[name].transport == "sim":
+        # the built-in config's readers are emulated: without this a maker at a real reader
+        # would be told there is no tag on it
+        where = f"config {args.config}" if args.config else "the built-in config (no --config)"
+        raise ConfigProblem(
+            f"reader {name} in {where} is the emulator (transport: sim), not a PN532; pass "
+            "--config FILE with your reader's transport (uart, spi or i2c), or --sim to try "
+            "the emulator"
+        )
     one = config.model_copy(update={"readers": {name: config.readers[name]}})
     reader = build_readers(one, context)[name]
     clock = context.get("clock") or SystemClock()

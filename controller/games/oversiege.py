@@ -116,8 +116,16 @@ class OversiegeTable(GameTable):
         return Action("discard", gesture.card)
 
     def _tap(self, state: OversiegeState, piece: str, now: float) -> Any:
-        self.check_piece_game(piece)
         gesture = self.gesture
+        if gesture is not None:
+            try:
+                self.check_piece_game(piece)
+            except Rejection:
+                # a piece of another game is unrelated too: it cancels the half-made gesture,
+                # so the next castle tap cannot finish a play the family has given up on
+                self.gesture = None
+                raise
+        self.check_piece_game(piece)
         if gesture is not None and gesture.kind == "discard":
             self.gesture = None
             return Action("discard", piece)

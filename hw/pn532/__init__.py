@@ -13,6 +13,7 @@ from controller.config import ReaderConfig
 from hw.pn532.reader import Pn532Reader
 from hw.pn532.transports import (
     BusTransport,
+    ResetLine,
     UartTransport,
     blinka_i2c,
     blinka_spi,
@@ -25,11 +26,11 @@ from hw.pn532.transports import (
 __all__ = ["Pn532Reader", "build_uart", "build_spi", "build_i2c"]
 
 
-def _reset(cfg: ReaderConfig) -> Any:
+def _reset(cfg: ReaderConfig) -> ResetLine | None:
     if not cfg.reset_pin:
         return None
     name = cfg.reset_pin
-    return lambda: board_pin(name)
+    return ResetLine(lambda: board_pin(name), SystemClock())
 
 
 def build_uart(name: str, cfg: ReaderConfig, context: dict[str, Any]) -> Pn532Reader:
@@ -45,12 +46,15 @@ def build_spi(name: str, cfg: ReaderConfig, context: dict[str, Any]) -> Pn532Rea
     if not cfg.cs:
         raise ValueError(f"reader {name}: transport spi needs `cs:` (a board pin such as D5)")
     cs = cfg.cs
-    make = spi_driver(blinka_spi, lambda: board_pin(cs), _reset(cfg), (cfg.timeout, SystemClock()))
-    return Pn532Reader(name, BusTransport(make, f"spi cs={cs}"), call_timeout=cfg.timeout)
+    make = spi_driver(blinka_spi, lambda: board_pin(cs), (cfg.timeout, SystemClock()))
+    return Pn532Reader(
+        name, BusTransport(make, f"spi cs={cs}", reset=_reset(cfg)), call_timeout=cfg.timeout
+    )
 
 
 def build_i2c(name: str, cfg: ReaderConfig, context: dict[str, Any]) -> Pn532Reader:
-    make = i2c_driver(blinka_i2c, cfg.address, _reset(cfg), (cfg.timeout, SystemClock()))
+    make = i2c_driver(blinka_i2c, cfg.address, (cfg.timeout, SystemClock()))
     return Pn532Reader(
-        name, BusTransport(make, f"i2c 0x{cfg.address:02x}"), call_timeout=cfg.timeout
+        name, BusTransport(make, f"i2c 0x{cfg.address:02x}", reset=_reset(cfg)),
+        call_timeout=cfg.timeout,
     )

@@ -17,6 +17,7 @@ from controller.ports import Clock
 
 SPI_STATUS_READ = 0x40  # 0x02, bit-reversed: the PN532 is LSB-first on SPI
 SPI_READY = 0x80  # 0x01, bit-reversed
+ACK_FRAME = b"\x00\x00\xff\x00\xff\x00"
 
 
 class BusTimeout(Exception):
@@ -80,19 +81,33 @@ class ReadyWaitingI2c(_Delegating):
     def unlock(self) -> None:
         self.bus.unlock()
 
+    # A 1-byte read is the driver's "ready?" only while a command is outstanding: from a write
+    # with data until its reply (the frame after the ACK) was read. Otherwise it is something
+    # else, e.g. adafruit_bus_device's probe falling back to a 1-byte read when the adapter
+    # refuses a zero-length write: that must reach the bus as it is, whatever the status byte.
+    _pending = False
+
     def writeto(self, address: int, buf: Any, **kw: Any) -> None:
         self.bus.writeto(address, buf, **kw)
+        if bytes(buf)[kw.get("start", 0) : kw.get("end")]:
+            self._pending = True
 
     def readfrom_into(self, address: int, buf: Any, **kw: Any) -> None:
         start = kw.get("start", 0)
         end = kw.get("end")
         n = (len(buf) if end is None else end) - start
-        if n != 1:
+        if n != 1 or not self._pending:
             self.bus.readfrom_into(address, buf, **kw)
+            if n > 1 and bytes(buf)[start + 1 : start + 7] != ACK_FRAME:
+                self._pending = False  # the reply (or an error frame) was read
             return
 
         def ready() -> bool:
             self.bus.readfrom_into(address, buf, **kw)
             return buf[start] == 0x01
 
-        self._wait(ready)
+        try:
+            self._wait(ready)
+        except BusTimeout:
+            self._pending = False  # given up: the adapter drains and the next command starts anew
+            raise

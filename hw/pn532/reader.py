@@ -5,11 +5,14 @@ One poll is one InListPassiveTarget for up to two targets (sent through the driv
 tag not seen before, a read of its NDEF message (16-byte NTAG READs from page 3, so the capability
 container comes with the first read) and InRelease. A tag resting on the reader costs one short
 exchange per poll: its NDEF is cached by UID until it has been absent for a while. When a tag seen
-in the last few polls is missing, the poll lists once more at once (see `_relist`).
+in the last few polls is missing, the poll lists again at once, up to `relists` (2) times (see
+`_relist`). A target whose SEL_RES says it is no NFC Forum type 2 tag (a MIFARE Classic, an
+ISO-DEP card) is reported by UID alone: its memory is not read.
 
 Failure handling follows the field reports (research/HARDWARE.md): a garbled reply (bad checksum,
 unexpected frame) is `Poll(garbled=True)`, never an empty field; a chip that does not answer is
-re-initialised on the next poll (it may have been power-cycled and lost its configuration), and only
+re-initialised on the next poll (it may have been power-cycled and lost its configuration; a reset
+pin, if wired, is pulsed only once it stayed silent `unavailable_after` polls), and only
 after `unavailable_after` silent polls in a row (or at once, if it never answered) does `poll` raise
 `ReaderUnavailable` so the daemon shows `reader-missing` and backs off. A new reader object never
 raises: the first contact happens in the first poll.
@@ -35,6 +38,7 @@ IN_LIST_PASSIVE_TARGET = 0x4A
 IN_DATA_EXCHANGE = 0x40
 IN_RELEASE = 0x52
 RF_CONFIGURATION = 0x32
+COMM_TIMEOUT = 0x08  # RFConfiguration timeout code: 100 us * 2^(code-1) = 12.8 ms
 NTAG_READ = 0x30
 NTAG_WRITE = 0xA2
 
@@ -89,7 +93,7 @@ class Pn532Reader:
         call_timeout: float = 1.0,
         recheck: bool = True,
         recheck_polls: int = 5,
-        relists: int = 1,
+        relists: int = 2,
     ) -> None:
         if max_targets not in (1, 2):
             raise ValueError("a PN532 lists one or two targets at a time")
@@ -102,7 +106,7 @@ class Pn532Reader:
         self.call_timeout = call_timeout
         self.recheck = recheck
         # at least the daemon's miss_threshold: every miss that could count towards a removal
-        # gets its second listing
+        # gets its extra listings
         self.recheck_polls = recheck_polls
         self.relists = relists  # extra listings, at most, while a recently seen tag is missing
         self._pn: PN532 | None = None
@@ -150,9 +154,18 @@ class Pn532Reader:
         instead of the chip's default of retrying for ever."""
         self.stats["starts"] += 1
         try:
+            reset = getattr(self.transport, "reset", None)
+            if reset is not None and self._failures >= self.unavailable_after:
+                # silent for `unavailable_after` polls: maybe hung, not merely a dropped reply
+                reset.pulse()
             self._pn = self.transport.connect()
             # MxRtyATR (default), MxRtyPSL (default), MxRtyPassiveActivation
             self._call(RF_CONFIGURATION, [0x05, 0xFF, 0x01, self.passive_retries & 0xFF], 0)
+            # Timings: RFU, ATR_RES (default 0x0B), and the time the chip waits for a tag in
+            # InDataExchange. The default, 0x0A = 51.2 ms, outlasts the adapter's 50 ms frame
+            # timeout, so a tag leaving mid-read would look like a silent chip (ReplyTimeout and
+            # a drain); 0x08 = 12.8 ms gets the chip's own "tag gone" status (0x01) first.
+            self._call(RF_CONFIGURATION, [0x02, 0x00, 0x0B, COMM_TIMEOUT], 0)
         except NoAnswer:
             self._pn = None
             raise
@@ -234,9 +247,10 @@ class Pn532Reader:
 
     def _relist(self, first: list[tuple[int, bytes]]) -> list[tuple[int, bytes]]:
         """List again at once: a resting tag that skipped one activation (the field fades, the
-        tag is slow to wake) answers the next, a lifted one does not. Squaring the chance of a
-        clean miss is what keeps phantom removals away (docs/nfc.md). The second listing names
-        the active targets; a tag only the first saw is kept if it needs no read."""
+        tag is slow to wake) answers the next, a lifted one does not. With two extra listings a
+        phantom miss needs three failed activations in a row, which is what lets the daemon
+        count a lift after only two such polls (docs/nfc.md). The later listing names the active
+        targets; a tag only the earlier saw is kept if it needs no read."""
         again = self._list_targets()
         listed = {uid for _, uid in again}
         kept = [(0, uid) for _, uid in first if uid not in listed and uid in self._cache]
@@ -371,7 +385,7 @@ class Pn532Reader:
         if uid in self._opaque:
             raise TagWriteError(
                 "unformatted",
-                f"tag {uid.hex(':')} is not an NFC Forum type 2 tag (a MIFARE Classic?): its "
+                "not an NFC Forum type 2 tag (its SEL_RES says MIFARE Classic or ISO-DEP): its "
                 "memory cannot be read or written here; enrol it by UID with `tabletap tags "
                 "enroll`",
             )

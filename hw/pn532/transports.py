@@ -19,8 +19,43 @@ from hw.pn532.buswait import ReadyWaitingI2c, ReadyWaitingSpi
 from hw.pn532.framing import FramedSerial, SerialLike
 
 
+class ResetLine:
+    """The chip's RSTPDN line, pulsed by the reader adapter on the injected clock.
+
+    The driver is never given the pin: its `reset()` runs at every (re)connect and sleeps 0.2 s
+    on the wall clock, which stalled the single-threaded daemon after a single dropped reply.
+    The adapter pulses only a chip that stayed silent (Pn532Reader: `unavailable_after`)."""
+
+    LOW = 0.1  # seconds held low, then settling after release: the adafruit driver's own values
+    SETTLE = 0.1
+
+    def __init__(self, make_pin: Callable[[], Any], clock: Clock) -> None:
+        self._make_pin = make_pin
+        self._pin: Any = None
+        self.clock = clock
+        self.pulses = 0
+
+    def pulse(self) -> None:
+        """Hold RSTPDN low, release it, let the chip come up. OSError when the pin is missing."""
+        if self._pin is None:
+            pin = self._make_pin()
+            try:
+                from digitalio import Direction
+
+                pin.direction = Direction.OUTPUT
+            except ImportError:  # an emulated pin off a Pi
+                pass
+            self._pin = pin
+        self._pin.value = False
+        self.clock.sleep(self.LOW)
+        self._pin.value = True
+        self.clock.sleep(self.SETTLE)
+        self.pulses += 1
+
+
 class Transport(Protocol):
     description: str
+    reset: ResetLine | None
 
     def connect(self) -> PN532: ...
 
@@ -39,12 +74,12 @@ class UartTransport:
         self,
         open_port: Callable[[], SerialLike],
         timeout: float,
-        reset: Callable[[], Any] | None = None,
+        reset: ResetLine | None = None,
         description: str = "uart",
     ) -> None:
         self._open_port = open_port
         self._timeout = timeout
-        self._reset = reset
+        self.reset = reset
         self._port: SerialLike | None = None
         self._framed: FramedSerial | None = None
         self.description = description
@@ -54,9 +89,8 @@ class UartTransport:
 
         if self._port is None:
             self._port = self._open_port()
-        reset = self._reset() if self._reset else None
         self._framed = FramedSerial(self._port, self._timeout)
-        return PN532_UART(self._framed, reset=reset)
+        return PN532_UART(self._framed)
 
     def drain(self) -> None:
         if self._framed is not None:
@@ -102,11 +136,12 @@ class BusTransport:
 
     def __init__(
         self, make_driver: Callable[[], PN532], description: str,
-        release: Callable[[], None] | None = None,
+        release: Callable[[], None] | None = None, reset: ResetLine | None = None,
     ) -> None:
         self._make_driver = make_driver
         self._release = release
         self.description = description
+        self.reset = reset
 
     def connect(self) -> PN532:
         return self._make_driver()
@@ -125,7 +160,6 @@ class BusTransport:
 def spi_driver(
     bus: Callable[[], Any],
     cs: Callable[[], Any],
-    reset: Callable[[], Any] | None = None,
     wait: tuple[float, Clock] | None = None,
 ) -> Callable[[], PN532]:
     """A driver factory for an SPI bus and chip-select pin (real Blinka or emulated), each
@@ -137,7 +171,7 @@ def spi_driver(
 
         raw = bus()
         wrapped = ReadyWaitingSpi(raw, wait[0], wait[1]) if wait else raw
-        return PN532_SPI(wrapped, cs(), reset=reset() if reset else None)
+        return PN532_SPI(wrapped, cs())
 
     return make
 
@@ -145,7 +179,6 @@ def spi_driver(
 def i2c_driver(
     bus: Callable[[], Any],
     address: int,
-    reset: Callable[[], Any] | None = None,
     wait: tuple[float, Clock] | None = None,
 ) -> Callable[[], PN532]:
     def make() -> PN532:
@@ -153,7 +186,7 @@ def i2c_driver(
 
         raw = bus()
         wrapped = ReadyWaitingI2c(raw, wait[0], wait[1]) if wait else raw
-        return PN532_I2C(wrapped, address=address, reset=reset() if reset else None)
+        return PN532_I2C(wrapped, address=address)
 
     return make
 

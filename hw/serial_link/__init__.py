@@ -5,7 +5,16 @@ protocol versions, capabilities) or raises ProtocolMismatch / BoardNotFound / Li
 """
 
 from hw.serial_link.discovery import BoardNotFound, find_port
-from hw.serial_link.link import BoardLink, Hello, LinkError, ProtocolMismatch, Ticket, probe
+from hw.serial_link.link import (
+    BoardLink,
+    ConfigRefused,
+    Hello,
+    LinkCrashed,
+    LinkError,
+    ProtocolMismatch,
+    Ticket,
+    probe,
+)
 
-__all__ = ["BoardLink", "BoardNotFound", "Hello", "LinkError", "ProtocolMismatch", "Ticket",
-           "find_port", "probe"]
+__all__ = ["BoardLink", "BoardNotFound", "ConfigRefused", "Hello", "LinkCrashed", "LinkError",
+           "ProtocolMismatch", "Ticket", "find_port", "probe"]

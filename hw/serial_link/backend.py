@@ -60,23 +60,25 @@ def check_board_config(config: Config) -> dict[str, Any]:
     try:
         check_config(cfg, DEFAULTS)
     except ValueError as e:
-        raise BoardConfigError(f"config for the Pico: {e} ({_yaml_keys(str(e))}); the board "
-                               "would refuse its config and run on its defaults") from None
+        raise BoardConfigError(f"{_yaml_keys(str(e))}: the Pico would refuse this ({e}) and "
+                               "drive the chest with its default limits instead") from None
     try:
         protocol.encode("cmd", LARGEST_SEQ, {"op": "cfg"} | cfg | LARGEST_ID)
     except ValueError as e:
-        raise BoardConfigError(f"config for the Pico: serial.buttons: the config command "
-                               f"would not fit in one frame ({e}); use fewer or shorter "
-                               "button names") from None
+        raise BoardConfigError(f"serial.buttons: the config for the Pico would not fit in one "
+                               f"frame ({e}: {protocol.MAX_PAYLOAD} bytes at most); use fewer "
+                               "or shorter button names") from None
     return cfg
 
 
 def _yaml_keys(message: str) -> str:
     """The YAML keys behind the cfg keys a board error message names (or all buttons)."""
     named = [yaml for key, yaml in YAML_KEYS.items() if key in message]
-    if not named and ("button" in message or "pin GP" in message):
+    if "pin GP" in message:
+        named = ["serial.servo_pin", "serial.pixel_pin", "serial.buttons", "serial.lid_pin"]
+    elif not named and "button" in message:
         named = ["serial.buttons"]
-    return "check " + ", ".join(named) if named else "check the serial and chest settings"
+    return ", ".join(named) if named else "serial, chest.servo"
 
 
 def board_config(config: Config) -> dict[str, Any]:
@@ -158,13 +160,8 @@ class SerialButtons:
     def __init__(self, link: BoardLink, on_close: list[Callable[[], None]] | None = None) -> None:
         self.link = link
         self.on_close = on_close or []
-        self._told: str | None = None
 
     def events(self) -> list[InputEvent]:
-        refused = self.link.config_error
-        if refused is not None and refused != self._told:
-            log.error("the board refused its config (%s) and runs on its defaults", refused)
-        self._told = refused
         out = []
         for name, kind in self.link.events():
             if kind in KINDS:

@@ -40,6 +40,10 @@ class ProtocolMismatch(LinkError):
     """The board runs a firmware whose protocol this host does not speak."""
 
 
+class ConfigRefused(LinkError):
+    """The board refused the host's cfg: it would drive the latch with its default limits."""
+
+
 class LinkCrashed(LinkError):
     """The link thread stopped on an unexpected error; nothing more reaches the board."""
 
@@ -403,11 +407,15 @@ class BoardLink:
             self._idle.notify_all()
         if not ticket.ok:
             log.error("the board refused %s: %s", ticket.body, ticket.err)
-            if ticket.body.get("op") == "cfg":
-                self.config_error = str(ticket.err)
-        elif ticket.body.get("op") == "cfg":
-            self.config_error = None
         ticket.done.set()
+        if not ticket.ok and ticket.body.get("op") == "cfg":
+            # The board now runs on its defaults (servo limits, pins) that are not the maker's:
+            # stop, rather than drive the latch with them. The board then locks (safe state).
+            self.config_error = str(ticket.err)
+            self._crash(ConfigRefused(
+                f"the board on {self._port_path} refused its config ({ticket.err}), so it would "
+                "drive the chest with its default limits; it may run an older tabletap firmware: "
+                f"tabletap firmware flash --port {self._port_path}"))
 
     def _on_event(self, seq: int, body: dict[str, Any]) -> None:
         if not self._ready or self.hello is None or body.get("b") != self.hello.boot:

@@ -57,8 +57,8 @@ def request_repl(port: str | None, timeout: float = 3.0, back_within: float = 10
             link.wait_hello(timeout)
         except ProtocolMismatch as e:
             return True, (f"{e}; trying mpremote anyway (if it cannot get the REPL, {BOOTSEL})")
-        except LinkError:
-            return True, (f"no tabletap firmware answered on {path}; assuming plain MicroPython")
+        except LinkError as e:
+            return True, f"no tabletap firmware answered ({e}); assuming plain MicroPython"
         ticket = link.submit({"op": "repl"})
         if not ticket.wait(timeout) or not ticket.ok:
             why = ticket.err if ticket.done.is_set() else "no acknowledgement"

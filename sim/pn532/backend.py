@@ -15,7 +15,7 @@ from typing import Any
 
 from controller.config import ReaderConfig
 from hw.pn532.reader import Pn532Reader
-from hw.pn532.transports import UartTransport
+from hw.pn532.transports import ResetLine, UartTransport
 from sim.clock import VirtualClock
 from sim.pn532.chip import Pn532Chip
 from sim.pn532.faults import FaultPlan
@@ -67,7 +67,7 @@ def build_reader(name: str, cfg: ReaderConfig, context: dict[str, Any]) -> Pn532
     if reset_pin is not None:
         context.setdefault("reset_pins", {})[name] = reset_pin
     transport = UartTransport(
-        open_port, cfg.timeout, (lambda: reset_pin) if reset_pin else None,
+        open_port, cfg.timeout, ResetLine(lambda: reset_pin, clock) if reset_pin else None,
         f"emulated PN532 {name} at {cfg.baud} baud",
     )
     return Pn532Reader(name, transport)

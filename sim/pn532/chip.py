@@ -88,6 +88,7 @@ class Pn532Chip:
         self._last = []
         self.sam_configured = False
         self.max_retries_passive = 0xFF  # the chip's default: retry for ever
+        self.comm_timeout: float | None = self.timing.tag_timeout  # RFConfiguration item 0x02
         self.rf_on = True
 
     def wake(self) -> None:
@@ -197,6 +198,8 @@ class Pn532Chip:
             self.rf_on = bool(params[1] & 0x01)
         if len(params) >= 4 and params[0] == 0x05:
             self.max_retries_passive = params[3]
+        if len(params) >= 4 and params[0] == 0x02:  # RFU, ATR_RES timeout, non-DEP timeout
+            self.comm_timeout = timeout_of(params[3])
         return self.timing.simple_command, b""
 
     def _in_list_passive_target(
@@ -220,7 +223,7 @@ class Pn532Chip:
             body += bytes([n]) + tag.SENS_RES + bytes([tag.SEL_RES, len(tag.uid)]) + tag.uid
         return t.activation_attempt + t.select_per_target * len(found), bytes(body)
 
-    def _in_data_exchange(self, params: bytes, fault: Fault | None) -> tuple[float, bytes]:
+    def _in_data_exchange(self, params: bytes, fault: Fault | None) -> tuple[float, bytes] | None:
         t = self.timing
         if len(params) < 2:
             return t.simple_command, bytes([ST_WRONG_CONTEXT])
@@ -228,7 +231,9 @@ class Pn532Chip:
         if tag is None:
             return t.simple_command, bytes([ST_WRONG_CONTEXT])
         if fault == "fade" or all(other is not tag for other in self.field()):
-            return t.tag_timeout, bytes([ST_TIMEOUT])
+            if self.comm_timeout is None:
+                return None  # timeout code 0x00: the chip waits for the tag for ever
+            return self.comm_timeout, bytes([ST_TIMEOUT])
         op, rest = params[1], params[2:]
         try:
             if op == 0x30 and len(rest) == 1:
@@ -256,6 +261,14 @@ class Pn532Chip:
         else:
             self._targets.clear()
         return self.timing.simple_command, bytes([ST_OK])
+
+
+def timeout_of(code: int) -> float | None:
+    """An RFConfiguration timeout code in seconds (PN532 user manual, CfgItem 0x02): 0x00 none
+    (wait for ever), 0x01 100 us, doubling per step up to 0x10 (3.28 s)."""
+    if code == 0:
+        return None
+    return 100e-6 * 2 ** (min(code, 0x10) - 1)
 
 
 _HANDLERS: dict[int, Callable[..., tuple[float, bytes] | None]] = {

@@ -39,6 +39,7 @@ def test_animations_move_as_named() -> None:
     assert sum(dim) < sum(bright) and sum(dim) > 0
     heads = [fw.render("chase", amber, 8, t).index(amber) for t in (0, fw.CHASE_MS)]
     assert heads == [0, 1]
+    assert fw.render("chase", amber, 1, 0) == [amber]  # one pixel: the head, not the tail
     assert len(set(fw.render("rainbow", amber, 12, 0))) == 12
 
 
@@ -85,3 +86,12 @@ def test_a_count_lights_that_many_pixels_and_dims_the_rest() -> None:
     blue = fw.COLOURS["blue"]
     assert strip.buf[:3] == [blue] * 3
     assert all(px != blue and max(px) > 0 for px in strip.buf[3:])
+
+
+def test_pending_runs_round_the_ring() -> None:
+    """A gesture waiting for its next tap shows a light running round (a named use of chase)."""
+    animation, cyan = fw.resolve("pending")
+    assert animation == "chase" and cyan == fw.COLOURS["cyan"]
+    heads = [fw.render(animation, cyan, 12, t * fw.CHASE_MS).index(cyan) for t in range(13)]
+    assert heads == list(range(12)) + [0]
+

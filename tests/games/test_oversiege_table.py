@@ -149,6 +149,31 @@ def test_unrelated_card_cancels_the_gesture():
     t.refused("gesture-cancelled", PiecePlaced("table", c("blue", "catapult/1")))
 
 
+def test_a_piece_of_another_game_cancels_the_gesture():
+    """Issue: "A timeout or an unrelated card cancels a half-made gesture with a clear light";
+    a Magic Keys key is as unrelated as a card can be, so the castle tap after it starts afresh
+    (it is refused as a first tap) instead of finishing the attack."""
+    t = Table()
+    t.tap(c("red", "catapult/1"))
+    assert isinstance(t.tap(c("red", "stone/1")), Pending)
+    t.refused("wrong-game", PiecePlaced("table", "magic-keys/key/gold"))
+    assert t.table.gesture is None
+    t.refused("not-a-play", PiecePlaced("table", c("blue", "tower/1")))
+    assert t.state.sides["blue"].standing("tower/1")
+
+
+def test_key_with_two_cards_in_hand_is_refused_at_the_first_tap():
+    """TURNS: a key among the two cards kept at the end of a turn waits for the following
+    turn; the table refuses the key's tap at once (no chamber is asked for)."""
+    t = Table(("blue", "red"), setup={"destroyed": {"red": ["tower/1", "tower/2", "tower/3",
+                                                            "tower/4", "entrance"]}})
+    t.discard_to_two()
+    t.refused("keep-two", PiecePlaced("table", c("blue", "key/1")))
+    assert t.table.gesture is None
+    t.refused("not-a-play", PiecePlaced("table", c("red", "chamber")))
+    assert not t.state.sides["red"].chamber_open
+
+
 def test_armament_replacement_needs_an_armament_in_play():
     t = Table()
     t.tap(c("red", "catapult/1"))

@@ -94,3 +94,28 @@ def test_a_missing_bus_reader_costs_one_timeout_not_the_drivers_seconds(kind):
     with pytest.raises(ReaderUnavailable):
         reader.poll()
     assert clock.now() - t0 <= 0.06
+
+
+class NoEmptyWriteI2c(EmulatedI2cBus):
+    """An I2C adapter that refuses zero-length writes (several Linux adapters do): the
+    adafruit_bus_device probe then falls back to reading one byte."""
+
+    def writeto(self, address, buf, *, start=0, end=None):
+        if not bytes(buf)[start:end]:
+            raise OSError(5, "Input/output error")
+        super().writeto(address, buf, start=start, end=end)
+
+
+def test_i2c_probe_by_one_byte_read_passes_the_ready_waiting_wrapper():
+    """With no command outstanding a 1-byte read is not "ready?": it must reach the bus as it is
+    (it used to wait for a reply nobody asked for and escape the probe as BusTimeout)."""
+    clock = VirtualClock()
+    world = SimWorld(clock=clock)
+    world.place("chest", SimTag.for_piece("magic-keys/key/gold"))
+    chip = Pn532Chip(field=lambda: [t.memory for t in world.field_of("chest")])
+    bus = NoEmptyWriteI2c(chip, clock, poll_step=0.0)
+    make_driver = i2c_driver(lambda: bus, 0x24, wait=(0.05, clock))
+    reader = Pn532Reader("chest", BusTransport(make_driver, "i2c"), call_timeout=0.05)
+    poll = reader.poll()
+    assert [decode_piece(t.ndef) for t in poll.tags] == ["magic-keys/key/gold"]
+    assert clock.now() < 0.05  # and the commands after it still wait for the chip, not 10 ms

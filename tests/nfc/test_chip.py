@@ -139,8 +139,30 @@ def test_driver_raises_on_a_corrupt_checksum_and_on_a_torn_read():
     chip.faults.arm("corrupt")
     with pytest.raises(RuntimeError, match="checksum"):
         pn.ntag2xx_read_block(4)
+    pn.call_function(0x32, params=[0x02, 0x00, 0x0B, 0x08])  # what the adapter sets
     chip.faults.arm("fade")
     assert pn.ntag2xx_read_block(4) is None  # status 0x01: the tag did not answer
+
+
+def test_the_wait_for_a_silent_tag_follows_rf_configuration():
+    """PN532 user manual, RFConfiguration CfgItem 0x02: the non-DEP communication timeout is
+    0x0A (51.2 ms) after power-on, longer than the adapter's 50 ms frame timeout: a tag leaving
+    mid-read then looks like a silent chip. With 0x08 (12.8 ms) the chip reports it first."""
+    tag = SimTag.for_piece("magic-keys/key/gold").memory
+    pn, chip, port = driver([tag])
+    pn.read_passive_target(timeout=0.5)
+    assert chip.comm_timeout == pytest.approx(0.0512)
+    chip.faults.arm("fade")
+    with pytest.raises(ReplyTimeout):
+        pn.ntag2xx_read_block(4)
+    pn._uart.drain()  # the late status frame, as the adapter does after a failed exchange
+    pn.call_function(0x32, params=[0x02, 0x00, 0x0B, 0x08])
+    assert chip.comm_timeout == pytest.approx(0.0128)
+    pn.read_passive_target(timeout=0.5)
+    chip.faults.arm("fade")
+    t0 = port.clock.now()
+    assert pn.ntag2xx_read_block(4) is None
+    assert 0.0128 <= port.clock.now() - t0 < 0.02
 
 
 def test_two_tags_are_listed_with_max_targets_two():

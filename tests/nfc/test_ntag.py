@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.ntag import LAYOUTS, Ntag, TagNak, check_bytes, ndef_tlv
+from sim.world import SimTag
 
 UID = bytes.fromhex("04a1b2c3d4e5f6")
 
@@ -83,3 +84,17 @@ def test_long_messages_use_the_three_byte_length():
     assert tag.ndef_message() == b"y" * 300
     with pytest.raises(ValueError, match="do not fit"):
         Ntag.formatted(UID, b"z" * 200, "ntag213")
+
+
+@pytest.mark.parametrize("uid", ["0102", "01020304050607080910111213", "", "0102030405"])
+def test_a_uid_no_type_a_tag_can_have_is_refused_when_the_tag_is_made(uid):
+    """A 2-byte UID used to be accepted and then garble every InListPassiveTarget reply."""
+    with pytest.raises(ValueError, match="4, 7 or 10 bytes"):
+        SimTag(uid=bytes.fromhex(uid))
+
+
+@pytest.mark.parametrize("uid", ["01020304", "04010203040506", "04010203040506070809"])
+def test_single_double_and_triple_size_uids_are_listed(table, uid):
+    tag = SimTag(uid=bytes.fromhex(uid), ndef=b"")
+    table.world.place("chest", tag)
+    assert [t.uid for t in table.reader().poll().tags] == [tag.uid]

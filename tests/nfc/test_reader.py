@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from controller.identity import decode_piece
@@ -101,9 +103,15 @@ def test_tag_fading_from_one_listing_is_listed_again_at_once(table):
     table.chip().faults.arm("fade", 0x4A)
     assert pieces(reader.poll()) == [GOLD]
     assert table.chip().log.count("in_list_passive_target") == 2
-    # fading from both listings of one poll is a clean miss; the tag is back on the next poll
+    # fading from two listings in a row: the third (a miss gets up to three) finds it
+    table.chip().log.clear()
     table.chip().faults.arm("fade", 0x4A)
     table.chip().faults.arm("fade", 0x4A)
+    assert pieces(reader.poll()) == [GOLD]
+    assert table.chip().log.count("in_list_passive_target") == 3
+    # fading from all three listings of one poll is a clean miss; the tag is back on the next
+    for _ in range(3):
+        table.chip().faults.arm("fade", 0x4A)
     assert reader.poll() == Poll()
     assert pieces(reader.poll()) == [GOLD]
 
@@ -189,14 +197,42 @@ def test_serial_port_unplugged_is_reopened(table):
     assert len(ports) == 2
 
 
-def test_reset_pin_is_pulsed_at_every_start(table):
+def test_one_dropped_reply_with_a_reset_pin_costs_no_pulse_and_no_wall_clock_sleep(
+    table, monkeypatch
+):
+    """The driver's reset() sleeps 0.2 s on the wall clock at every (re)start: a single dropped
+    reply used to stall the whole daemon. A dropped reply now only re-initialises the chip."""
+    slept: list[float] = []
+    monkeypatch.setattr(time, "sleep", slept.append)
     reader = table.reader(reset_pin="D6")
+    table.world.place("chest", SimTag.for_piece(GOLD))
     reader.poll()
     table.chip().faults.arm("drop", 0x4A)
+    assert reader.poll() == Poll(garbled=True)
+    assert pieces(reader.poll()) == [GOLD]
+    assert table.chip().log.count("sam_configuration") == 2  # re-initialised all the same
+    assert table.context["reset_pins"]["chest"].pulses == 0
+    assert slept == []
+
+
+def test_reset_pin_is_pulsed_on_the_injected_clock_once_the_chip_stays_silent(table, monkeypatch):
+    slept: list[float] = []
+    monkeypatch.setattr(time, "sleep", slept.append)
+    reader = table.reader(reset_pin="D6")
+    table.world.place("chest", SimTag.for_piece(GOLD))
     reader.poll()
-    reader.poll()
-    assert table.context["reset_pins"]["chest"].pulses == 2
-    assert table.chip().log.count("sam_configuration") == 2
+    table.world.missing_readers.add("chest")
+    assert reader.poll() == Poll(garbled=True)
+    assert reader.poll() == Poll(garbled=True)
+    with pytest.raises(ReaderUnavailable):
+        reader.poll()
+    pin = table.context["reset_pins"]["chest"]
+    assert pin.pulses == 0
+    table.world.missing_readers.discard("chest")
+    t0 = table.clock.now()
+    assert pieces(reader.poll()) == [GOLD]
+    assert pin.pulses == 1 and table.clock.now() - t0 >= 0.2  # low 0.1 s, settle 0.1 s
+    assert slept == []
 
 
 def test_poll_time_follows_the_baud_rate(table):
@@ -242,3 +278,15 @@ def test_writing_a_mifare_classic_card_is_refused_as_unformatted(table):
     with pytest.raises(TagWriteError) as exc:
         reader.write_ndef(card.uid, b"\xd1\x01\x01U\x00")
     assert exc.value.code == "unformatted" and "MIFARE Classic" in str(exc.value)
+    assert table.chip().log.count("in_data_exchange") == 0
+
+
+def test_the_chip_is_told_to_give_up_on_a_silent_tag_before_the_frame_timeout(table):
+    """RFConfiguration CfgItem 0x02 at every start: 12.8 ms instead of the chip's 51.2 ms."""
+    reader = table.reader()
+    reader.poll()
+    assert table.chip().comm_timeout == pytest.approx(0.0128)
+    table.chip().power_on_reset()  # e.g. a brown-out: the configuration is lost
+    assert reader.poll() == Poll(garbled=True)  # HSU asleep: silent, so the next poll restarts
+    reader.poll()
+    assert table.chip().comm_timeout == pytest.approx(0.0128)

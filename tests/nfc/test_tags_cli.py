@@ -97,7 +97,8 @@ def test_enroll_registers_tags_it_cannot_write(capsys, tmp_path):
                        "--sim-tap", "blank")
     assert code == 0
     assert "this tag carries magic-keys/key/gold; tap it again" in out
-    assert "purple/2 is tag" in out and "(no NDEF memory (not formatted, or not an NTAG): enrolled by UID)" in out
+    assert "purple/2 is tag" in out
+    assert "(no NDEF memory (not formatted, or not an NTAG): enrolled by UID)" in out
     assert "(holds other data, kept: enrolled by UID)" in out
     assert "(locked: enrolled by UID)" in out
     assert out.count("written and verified") == 2
@@ -222,3 +223,14 @@ def test_registry_only_enrols_a_tag_whose_memory_does_not_answer(tmp_path):
         else:
             assert "--registry-only" in "\n".join(lines) and registry.pieces == {}
         world.remove("chest", tag.uid)
+
+
+def test_without_sim_an_emulated_reader_is_refused(capsys, tmp_path):
+    """No --config means the built-in config, whose readers are emulated: on a real box that
+    would say "no tag" with a tag on the reader. It must say what to pass instead."""
+    code, out, err = run(capsys, "read")
+    assert code == 2 and "transport: sim" in err and "--config" in err and "--sim" in err
+    config = tmp_path / "tabletap.yaml"
+    config.write_text("readers:\n  chest: {transport: sim}\n")
+    code, _, err = run(capsys, "enroll", "magic-keys", "--config", str(config))
+    assert code == 2 and f"config {config}" in err

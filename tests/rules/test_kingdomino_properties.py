@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -84,10 +85,13 @@ def test_random_legal_games(game: tuple[list[str], dict], seed: int, choices: in
         action = rng.choice(legal)
         before = ENGINE.state_to_json(s)
         if steps % 7 == 0:  # an illegal move now and then: refused, state untouched
-            try:
-                ENGINE.apply(s, Action("claim", domino=49 - (steps % 48)))
-            except Rejection:
-                pass
+            # TURN ORDER: a king claims a domino of the new line; one still in the box (or
+            # already played) is never claimable, whatever step the game is at.
+            on_table = {slot.domino for slot in (*s.line, *s.next_line)}
+            bad = Action("claim", domino=next(n for n in range(48, 0, -1) if n not in on_table))
+            assert bad not in legal
+            with pytest.raises(Rejection):
+                ENGINE.apply(s, bad)
             assert ENGINE.state_to_json(s) == before
         out = ENGINE.apply(s, action)
         assert ENGINE.state_to_json(s) == before  # apply never mutates its input

@@ -21,6 +21,7 @@ from controller.rules.kingdomino.scoring import (
     score_kingdom,
     variant_bonuses,
 )
+from controller.rules.kingdomino.treasures import token_kinds
 from tests.rules.kingdomino_helpers import grid
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "kingdoms"
@@ -115,7 +116,7 @@ def test_render_then_parse_is_the_same_kingdom() -> None:
     assert again.cells == k.cells and again.gems == k.gems
 
 
-GOOD = ["W W1 F F L", "W G G F1 L1", "S S2 C L L", "M2 M G G1 L", "S S G W W1"]
+GOOD = ["L L L L L", "G G2 G1 F F", "W1 W C F F", "S1 W W F1 F1", "L W W1 F W"]  # tiles
 
 
 def _with(rows: list[str], *extra: str) -> str:
@@ -126,24 +127,36 @@ def _with(rows: list[str], *extra: str) -> str:
     ("text", "line", "needle"),
     [
         (_with(GOOD[:4]), 4, "4 rows"),
-        (_with([*GOOD[:4], "S S G W"]), 5, "4 squares"),
-        (_with([*GOOD[:4], "S S G W X"]), 5, "unknown letter 'X'"),
-        (_with([*GOOD[:4], "S S G W C"]), 5, "second castle (the first is on line 3)"),
-        (_with([GOOD[0], GOOD[1], "S S2 W L L", *GOOD[3:]]), None, "no castle"),
-        (_with([*GOOD[:4], "S S G W W4"]), 5, "more than 3 crowns"),
-        (_with([*GOOD[:4], "S S G W .1"]), 5, "cannot carry crowns"),
-        (_with([*GOOD[:4], "S S G W C1"]), 5, "castle carries no crowns"),
+        (_with([*GOOD[:4], "L W W1 F"]), 5, "4 squares"),
+        (_with([*GOOD[:4], "L W W1 F X"]), 5, "unknown letter 'X'"),
+        (_with([*GOOD[:4], "L W W1 F C"]), 5, "second castle (the first is on line 3)"),
+        (_with([GOOD[0], GOOD[1], "W1 W W F F", *GOOD[3:]]), None, "no castle"),
+        (_with([*GOOD[:4], "L W W1 F W4"]), 5, "more than 3 crowns"),
+        (_with([*GOOD[:4], "L W W1 F .1"]), 5, "cannot carry crowns"),
+        (_with([*GOOD[:4], "L W W1 F C1"]), 5, "castle carries no crowns"),
+        (_with([*GOOD[:4], "L W W1 F W²"]), 5, "is not a square"),
         (_with(["W . . . .", ". . . . .", ". . C . .", ". . . . .", ". . . . ."]), 1,
          "not connected"),
         (_with(["M M M M M", "M M M M M", "M M C M M", ". . . . .", ". . . . ."]), 3,
          "mine squares with 0 crowns, but the box holds only 1"),
-        (_with(GOOD, "gem ruby 0 0 1 0 0 0"), 6, "not on the corner of four different"),
-        (_with(GOOD, "gem ruby 1 1 1 0 0 0"), 6, "not on the corner of four different"),
+        (_with(GOOD, "gem ruby 0 0 2 0 skull 0"), 6, "not on the corner of four different"),
+        (_with(GOOD, "gem ruby 1 1 2 0 skull 0"), 6, "not on the corner of four different"),
         (_with(GOOD, "gem diamond 0 0 1 0 0 0"), 6, "unknown gem 'diamond'"),
-        (_with(GOOD, "gem ruby 4 0 1 0 0 0"), 6, "0..3"),
-        (_with(GOOD, "gem ruby 0 0 1 0 0"), 6, "a gem line reads"),
-        (_with(GOOD, "gem ruby 1 0 1 0 0 lots"), 6, "crown count or 'skull'"),
-        (_with(GOOD, "gem ruby 0 0 1 0 0 0", "W W W W W"), 7, "before the gem lines"),
+        (_with(GOOD, "gem ruby 4 0 2 0 skull 0"), 6, "0..3"),
+        (_with(GOOD, "gem ruby ² 0 2 0 skull 0"), 6, "whole numbers"),
+        (_with(GOOD, "gem ruby 0 0 2 0 skull"), 6, "a gem line reads"),
+        (_with(GOOD, "gem ruby 1 0 2 0 skull lots"), 6, "crown count or 'skull'"),
+        (_with(GOOD, "gem ruby 1 0 2 0 skull ²"), 6, "crown count or 'skull'"),
+        (_with(GOOD, "gem ruby 0 0 2 0 skull 0", "W W W W W"), 7, "before the gem lines"),
+        # an odd number of squares: 23 besides the castle
+        (_with([*GOOD[:4], "L W W1 F ."]), None, "an odd number"),
+        # the old complete-5x5 example: right counts, but the crownless mine at (3,1) has no
+        # wheat-crown neighbour, and the only domino with that mine is 23 (wheat 1 | mine 0)
+        (_with(["W W1 F F L", "W G G F1 L1", "S S2 C L L", "M2 M G G1 L", "S S G W W1"]),
+         None, "cannot be laid as dominoes"),
+        # the only mine with one crown is domino 40 (mine 1 | wheat): at (0,0) it has no wheat
+        # neighbour (the reviewer's M1 at (4,3) of the old 7×7 example)
+        (_with(["M1 L L L L", *GOOD[1:]]), None, "cannot be laid as dominoes"),
         ("", None, "no grid"),
     ],
 )
@@ -158,9 +171,33 @@ def test_impossible_kingdoms_are_refused_with_the_line(text: str, line: int | No
 def test_gem_checks_on_a_treasure_kingdom() -> None:
     base = (EXAMPLES / "treasures.txt").read_text()
     with pytest.raises(KingdomFileError) as err:
-        parse_kingdom(base + "gem ruby 0 0 0 0 0 0\n")
+        parse_kingdom(base + "gem ruby 1 1 2 0 skull 0\n")
     assert "second gem on the corner" in err.value.message
-    many = base + "".join(f"gem ruby {r} {c} 0 0 0 0\n" for r, c in ((2, 3), (3, 2), (1, 3)))
+    grid = [x for x in (EXAMPLES / "five-gems.txt").read_text().splitlines()
+            if x and not x.startswith(("#", "gem"))]
+    corners = ((1, 1), (1, 2), (0, 3), (0, 1))
+    many = _with(grid, *(f"gem ruby {r} {c} 2 0 skull 0" for r, c in corners))
     with pytest.raises(KingdomFileError) as err:
         parse_kingdom(many)
-    assert "more ruby tokens than the box holds" in err.value.message
+    assert "more ruby tokens than the box holds" in err.value.message and err.value.line == 11
+
+
+@pytest.mark.parametrize("gem", [
+    "gem joker 1 1 3 3 3 3",  # the Joker carries one crown (rulebook), never twelve
+    "gem ruby 1 1 0 0 99 99",  # no token carries 99 crowns
+    "gem ruby 1 1 0 2 0 0",  # a ruby has a skull opposite its 2 (treasures.yaml)
+    "gem sapphire 1 1 1 0 1 0",  # the emerald's pattern, not the sapphire's
+])
+def test_gem_quarters_must_be_a_turn_of_a_real_token(gem: str) -> None:
+    """THE LOST TREASURES: a gem is one of the box's tokens laid in one of four turns; its
+    quarters are the token's (treasures.yaml), so a line that no token can show is refused."""
+    grid = [x for x in (EXAMPLES / "treasures.txt").read_text().splitlines()
+            if x and not x.startswith(("#", "gem"))]
+    with pytest.raises(KingdomFileError) as err:
+        parse_kingdom(_with(grid, gem))
+    assert err.value.line == 6 and "treasures.yaml" in err.value.message
+    for turns in range(4):  # every turn of the real token is accepted
+        kind = gem.split()[1]
+        q = token_kinds()[kind].quarters
+        turned = " ".join(str(q[(i - turns) % 4]) for i in range(4))
+        parse_kingdom(_with(grid, f"gem {kind} 1 1 {turned}"))

@@ -127,17 +127,16 @@ def test_rejected_plays_change_nothing_and_legal_actions_agree(table, seed, play
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_two_player_games_reach_an_end(seed):
-    """Random play that favours attacks ends with one winner, unless it runs into the dead end
-    the placeholder data allows (docs/games/oversiege.md): every castle is down to its chamber,
-    so nobody draws a card, and a blockade keeps the key out."""
+    """Random play that favours attacks ends with one winner. With the minimum draw
+    (cards.yaml `draw.minimum`, a decision) a castle that is all down still draws a card a turn,
+    so the dead end the placeholder icons allowed (nobody draws, a blockade keeps the key out)
+    is gone."""
     rng = random.Random(seed)
     state = E.new_game(["red", "blue"], seed, {}, {})
     for _ in range(MAX_PLAYS * 3):
         if E.is_over(state):
             break
         state = choose(state, rng)[1].state
-    if E.is_over(state):
-        assert len(E.winners(state)) == 1
-    else:
-        assert all(draw_count(side, E.cards) == 0 for side in state.sides.values())
-        assert any(side.blockade for side in state.sides.values())
+    assert E.is_over(state)
+    assert len(E.winners(state)) == 1
+    assert all(draw_count(side, E.cards) >= 1 for side in state.sides.values())

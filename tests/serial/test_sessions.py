@@ -14,9 +14,8 @@ from pathlib import Path
 import pytest
 
 from controller.ports import InputEvent
-from hw.serial_link import BoardLink, LinkError
+from hw.serial_link import BoardLink, LinkCrashed, LinkError, Ticket
 from sim.board import SimBoard
-from sim.board.standins import Executed
 
 
 def link_to(board: SimBoard, host_timeout: float = 3.0, **cfg: object) -> BoardLink:
@@ -28,13 +27,13 @@ def link_to(board: SimBoard, host_timeout: float = 3.0, **cfg: object) -> BoardL
     return link
 
 
-def ran(executed: list[Executed], boot: int | None = None) -> list[tuple[str, ...]]:
-    return [tuple(sorted((k, str(v)) for k, v in e.body.items() if k not in ("h", "b")))
-            for e in executed if boot is None or e.boot == boot]
-
-
-def body_key(body: dict[str, object]) -> tuple[tuple[str, str], ...]:
-    return tuple(sorted((k, str(v)) for k, v in body.items()))
+def assert_each_ran_once(board: SimBoard, tickets: list[Ticket]) -> None:
+    """Every ticket's number was executed on the current boot exactly once, with its body."""
+    runs = [e for e in board.recorder.executed if e.boot == board.boot]
+    for ticket in tickets:
+        mine = [e for e in runs if e.seq == ticket.seq]
+        assert len(mine) == 1, (ticket.seq, ticket.body)
+        assert {k: v for k, v in mine[0].body.items() if k not in ("h", "b")} == ticket.body
 
 
 def test_a_command_submitted_before_the_first_hello_runs(tmp_path: Path) -> None:
@@ -46,7 +45,7 @@ def test_a_command_submitted_before_the_first_hello_runs(tmp_path: Path) -> None
         board.start()
         assert ticket.wait(3) and ticket.ok
         assert [e.body["op"] for e in board.recorder.executed] == ["cfg", "latch"]
-        assert board.recorder.executed[-1].seq == ticket.seq
+        assert_each_ran_once(board, [ticket])
         assert board.recorder.wait_for(lambda: board.firmware.hw.servo.opened)
     finally:
         link.close()
@@ -66,10 +65,7 @@ def test_commands_queued_while_the_board_sat_in_its_safe_state_each_run_once() -
         board.replug()
         assert link.wait_idle(5)
         assert all(t.ok and t.err is None for t in tickets), [(t.seq, t.err) for t in tickets]
-        executed = [body_key({k: v for k, v in e.body.items() if k not in ("h", "b")})
-                    for e in board.recorder.executed]
-        for body in bodies[2:]:  # the resync restores latch and show; these follow it, once
-            assert executed.count(body_key(body)) == 1, body
+        assert_each_ran_once(board, tickets)
         tail = [e.body for e in board.recorder.executed[-3:]]
         assert [b["op"] for b in tail] == ["cfg", "latch", "latch"]
         assert board.firmware.cfg["hold_ms"] == 500 and board.firmware.hw.servo.opened
@@ -88,6 +84,7 @@ def test_commands_queued_across_a_board_reset_each_run_once() -> None:
                    link.submit({"op": "show", "pattern": "accepted"})]
         assert link.wait_idle(5)
         assert all(t.ok and not t.superseded for t in tickets)
+        assert_each_ran_once(board, tickets)
         after = [e.body["op"] for e in board.recorder.executed if e.boot == board.boot]
         assert after[0] == "cfg" and after.count("show") == 2  # the resync's, then ours
         assert board.firmware.cfg["hold_ms"] == 400
@@ -103,8 +100,10 @@ def test_presses_made_while_no_daemon_listened_are_not_replayed() -> None:
     try:
         for _ in range(3):
             inputs.append(InputEvent("end-turn", "press"))
-        assert board.recorder.wait_for(lambda: board.firmware is not None
-                                      and len(board.firmware.outbox) == 3, 3)
+        deadline = time.monotonic() + 3
+        while (board.firmware is None or board.levels.busy()) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert board.firmware.outbox  # the board holds presses nobody has heard
         link = link_to(board)
         try:
             time.sleep(0.4)  # several event retry periods
@@ -127,10 +126,9 @@ def test_a_crash_in_the_link_thread_reaches_the_daemon() -> None:
     too_long = {f"player-{i}-end-turn-button-on-the-left": i for i in range(12)}
     link = BoardLink(board.port, board_config={"buttons": too_long}, retry=0.02).start()
     try:
-        link.wait_hello(3)
-        ticket = link.submit({"op": "latch", "open": True})
+        ticket = link.submit({"op": "latch", "open": True})  # queued behind the cfg
         assert ticket.wait(3) and ticket.ok is False and "frame too long" in str(ticket.err)
-        with pytest.raises(LinkError, match="stopped.*frame too long"):
+        with pytest.raises(LinkCrashed, match="stopped.*frame too long"):
             link.events()
         with pytest.raises(LinkError, match="frame too long"):
             link.submit({"op": "latch", "open": False})

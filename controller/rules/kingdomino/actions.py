@@ -72,12 +72,12 @@ def action_from_json(data: Any) -> Action:
     if not isinstance(data, dict):
         raise _bad(f"an action is a mapping with an 'action' key, not {data!r}.")
     name = data.get("action")
-    if name not in _FIELDS:
+    if not isinstance(name, str) or name not in _FIELDS:  # a list or a mapping is unhashable
         raise _bad(f"unknown action {name!r}; Kingdomino knows {', '.join(ACTION_NAMES)}.")
     required, optional = _FIELDS[name]
     extra = set(data) - {"action", *required, *optional}
     if extra:
-        raise _bad(f"{name} does not take {', '.join(sorted(extra))}.")
+        raise _bad(f"{name} does not take {', '.join(sorted(map(str, extra)))}.")
     missing = [f for f in required if f not in data]
     if missing:
         raise _bad(f"{name} needs {', '.join(missing)}.")
@@ -93,7 +93,7 @@ def action_from_json(data: Any) -> Action:
             raise _bad(f"at must be [row, col] relative to the castle, not {at!r}.")
         fields["at"] = (_int(at[0], "at's row"), _int(at[1], "at's col"))
     if "facing" in data:
-        if data["facing"] not in FACINGS:
+        if not isinstance(data["facing"], str) or data["facing"] not in FACINGS:
             raise _bad(f"facing must be one of {', '.join(FACINGS)}, not {data['facing']!r}.")
         fields["facing"] = data["facing"]
     if data.get("token") is not None:

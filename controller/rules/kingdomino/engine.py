@@ -139,6 +139,7 @@ class KingdominoEngine:
                     for g in k.gems
                 ],
                 "score": b.score,
+                "bonuses": dict(b.bonuses),  # Middle Kingdom / Harmony, once the game is over
                 "file": render_kingdom(k.cells, state.size, tuple(k.gems)),
             }
         if state.options["dynasty"]:

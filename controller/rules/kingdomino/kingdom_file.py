@@ -3,8 +3,9 @@
 Parsing is pure (the command reads the file, this module reads the text), and every error names
 the line, because a family typing in their finished kingdom must be able to find their typo.
 Beyond the format, a kingdom that could not have been built is refused: one castle, squares
-connected to it, no more squares of a kind than the box holds, and gems only on the corner of
-four different landscapes.
+connected to it, no more squares of a kind than the box holds, squares that pair off into real
+dominoes of the box (each at most once), and gems that are real tokens (their quarters one of the
+four turns of that token in treasures.yaml) only on the corner of four different landscapes.
 """
 
 from __future__ import annotations
@@ -13,10 +14,23 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from controller.rules.kingdomino.dominoes import CASTLE, MAX_CROWNS, Square, box_square_counts
+from controller.rules.kingdomino.dominoes import (
+    CASTLE,
+    MAX_CROWNS,
+    Square,
+    box_square_counts,
+    dominoes,
+)
 from controller.rules.kingdomino.kingdom import NEIGHBOURS, Pos, corner_cells, is_treasure_corner
 from controller.rules.kingdomino.scoring import PlacedGem
-from controller.rules.kingdomino.treasures import GEM_TYPES, JOKER, SKULL, Quarter, token_kinds
+from controller.rules.kingdomino.treasures import (
+    GEM_TYPES,
+    JOKER,
+    SKULL,
+    Quarter,
+    TokenKind,
+    token_kinds,
+)
 
 LETTERS: dict[str, str] = {
     "W": "wheat",
@@ -29,7 +43,9 @@ LETTERS: dict[str, str] = {
 }
 LETTER_OF: dict[str, str] = {v: k for k, v in LETTERS.items()}
 SIZES = (5, 7)
-_CELL = re.compile(r"^([A-Za-z.])(\d*)$")
+_CELL = re.compile(r"([A-Za-z.])([0-9]*)")  # fullmatch: ASCII digits only ('\d' takes '٣')
+_NUMBER = re.compile(r"-?[0-9]+")
+_COUNT = re.compile(r"[0-9]+")
 
 
 class KingdomFileError(ValueError):
@@ -50,7 +66,7 @@ class KingdomFile:
 
 
 def _cell(token: str, line: int) -> Square | None:
-    m = _CELL.match(token)
+    m = _CELL.fullmatch(token)
     if not m:
         raise KingdomFileError(line, f"{token!r} is not a square: write a letter "
                                "(W F L G S M C) and its crowns, or '.' for an empty square")
@@ -75,7 +91,7 @@ def _cell(token: str, line: int) -> Square | None:
 def _quarter(token: str, line: int) -> Quarter:
     if token.lower() == SKULL:
         return SKULL
-    if not token.isdigit():
+    if not _COUNT.fullmatch(token):  # ASCII digits: str.isdigit() also passes '²'
         raise KingdomFileError(line, f"a quarter is a crown count or 'skull', not {token!r}")
     return int(token)
 
@@ -90,10 +106,9 @@ def _gem(parts: list[str], line: int, size: int, cells: dict[Pos, Square]) -> Pl
         raise KingdomFileError(
             line, f"unknown gem {parts[1]!r}: use {', '.join(GEM_TYPES)} or {JOKER}"
         )
-    try:
-        row, col = int(parts[2]), int(parts[3])
-    except ValueError:
-        raise KingdomFileError(line, "a gem's row and column are whole numbers") from None
+    if not (_NUMBER.fullmatch(parts[2]) and _NUMBER.fullmatch(parts[3])):
+        raise KingdomFileError(line, "a gem's row and column are whole numbers")
+    row, col = int(parts[2]), int(parts[3])
     if not (0 <= row < size - 1 and 0 <= col < size - 1):
         raise KingdomFileError(
             line, f"a gem's corner is named by its north-west square: row and column 0..{size - 2}"
@@ -108,7 +123,82 @@ def _gem(parts: list[str], line: int, size: int, cells: dict[Pos, Square]) -> Pl
             line, f"the gem at {row} {col} is not on the corner of four different landscapes "
             f"(nw ne se sw: {around})"
         )
+    _check_token(kind, quarters, line)
     return PlacedGem(kind, corner, quarters)  # type: ignore[arg-type]
+
+
+def _turns_of(kind: TokenKind) -> list[tuple[Quarter, ...]]:
+    q = kind.quarters
+    return [tuple(q[(i - turns) % 4] for i in range(4)) for turns in range(4)]
+
+
+def _check_token(kind: str, quarters: tuple[Quarter, ...], line: int) -> None:
+    """A gem line must describe a token that exists: its quarters are the token type's quarters
+    (treasures.yaml) turned a whole number of quarter turns, nothing else."""
+    turns = _turns_of(token_kinds()[kind])
+    if quarters not in turns:
+        shown = " | ".join(" ".join(str(v) for v in t) for t in dict.fromkeys(turns))
+        raise KingdomFileError(
+            line, f"no {kind} token reads {' '.join(str(v) for v in quarters)} (nw ne se sw); "
+            f"a {kind} lies as one of: {shown} (treasures.yaml)"
+        )
+
+
+_Pair = tuple[Square, Square]
+
+
+def _pair(a: Square, b: Square) -> _Pair:
+    """A domino's two halves as an unordered pair (identical dominoes share one key, so the
+    search below never tries twins one after the other)."""
+    return (a, b) if (a.terrain, a.crowns) <= (b.terrain, b.crowns) else (b, a)
+
+
+def _box_pairs() -> Counter[_Pair]:
+    return Counter(_pair(d.left, d.right) for d in dominoes().values())
+
+
+def can_tile(cells: dict[Pos, Square]) -> bool:
+    """Whether the squares other than the castle pair off into dominoes of the box, each of
+    the 48 used at most once: an exact cover, searched from the square with the fewest ways to
+    be covered (a square with none ends that branch at once)."""
+    free = {p: sq for p, sq in cells.items() if sq.terrain != CASTLE}
+    if len(free) % 2:
+        return False
+    stock = _box_pairs()
+
+    def options(p: Pos) -> list[Pos]:
+        out = []
+        for dr, dc in NEIGHBOURS:
+            q = (p[0] + dr, p[1] + dc)
+            if q in free and stock[_pair(free[p], free[q])] > 0:
+                out.append(q)
+        return out
+
+    def search() -> bool:
+        if not free:
+            return True
+        best: tuple[Pos, list[Pos]] | None = None
+        for p in sorted(free):
+            ways = options(p)
+            if not ways:
+                return False
+            if best is None or len(ways) < len(best[1]):
+                best = (p, ways)
+                if len(ways) == 1:
+                    break
+        assert best is not None
+        p, ways = best
+        for q in ways:
+            key = _pair(free[p], free[q])
+            a, b = free.pop(p), free.pop(q)
+            stock[key] -= 1
+            if search():
+                return True
+            stock[key] += 1
+            free[p], free[q] = a, b
+        return False
+
+    return search()
 
 
 def _check_possible(cells: dict[Pos, Square], castle: Pos, row_lines: list[int]) -> None:
@@ -127,6 +217,12 @@ def _check_possible(cells: dict[Pos, Square], castle: Pos, row_lines: list[int])
         raise KingdomFileError(
             row_lines[r], f"the square at row {r}, column {c} is not connected to the castle"
         )
+    squares = len(cells) - 1
+    if squares % 2:
+        raise KingdomFileError(
+            None, f"the kingdom has {squares} squares besides the castle, an odd number: every "
+            "domino covers two, so a square is missing or one too many"
+        )
     counts = Counter(sq for sq in cells.values() if sq.terrain != CASTLE)
     box = box_square_counts()
     for sq, n in sorted(counts.items(), key=lambda kv: (kv[0].terrain, kv[0].crowns)):
@@ -137,6 +233,12 @@ def _check_possible(cells: dict[Pos, Square], castle: Pos, row_lines: list[int])
                 f"{n} {sq.terrain} squares with {sq.crowns} crowns, but the box holds "
                 f"only {box.get(sq, 0)}",
             )
+    if not can_tile(cells):
+        raise KingdomFileError(
+            None, "these squares cannot be laid as dominoes of the box: no way pairs every "
+            "square with a neighbour so that each pair is one of the 48 dominoes, each used at "
+            "most once (check the landscapes and crowns of each domino's two halves)"
+        )
 
 
 def parse_kingdom(text: str) -> KingdomFile:

@@ -33,7 +33,7 @@ def _bad(message: str) -> Rejection:
 def check_options(players: list[str], options: JSON) -> dict[str, bool]:
     if not isinstance(options, dict):
         raise _bad("options must be a mapping, e.g. {middle_kingdom: true}.")
-    unknown = sorted(set(options) - set(OPTIONS))
+    unknown = sorted(map(str, set(options) - set(OPTIONS)))
     if unknown:
         raise _bad(
             f"Kingdomino has no option {', '.join(map(str, unknown))}; "
@@ -88,7 +88,11 @@ def _king_order(setup: JSON, kings: dict[str, str]) -> list[str] | None:
         return None
     names = setup["king_order"]
     owners = list(kings.values())
-    if not isinstance(names, list) or sorted(map(str, names)) != sorted(owners):
+    if (
+        not isinstance(names, list)
+        or not all(isinstance(n, str) for n in names)  # [1, 2] is not ["1", "2"]
+        or sorted(names) != sorted(owners)
+    ):
         per = owners.count(owners[0])
         raise _bad(
             "setup.king_order lists the players in the order their kings were drawn"
@@ -123,7 +127,7 @@ def new_state(players: Any, seed: int, options: JSON, setup: JSON) -> Kingdomino
     setup = setup or {}
     if not isinstance(setup, dict):
         raise _bad("setup must be a mapping.")
-    unknown = sorted(set(setup) - set(SETUP_KEYS))
+    unknown = sorted(map(str, set(setup) - set(SETUP_KEYS)))
     if unknown:
         raise _bad(
             f"Kingdomino's setup has no {', '.join(unknown)}; it knows {', '.join(SETUP_KEYS)}."

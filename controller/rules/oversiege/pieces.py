@@ -9,12 +9,14 @@ misspelt id gets the same answer wherever it turns up.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from controller.rules.base import Rejection
 from controller.rules.oversiege.data import CASTLE_CARDS, DECK_CARDS, Cards
 
 PREFIX = "oversiege"
+_COPY = re.compile(r"[1-9][0-9]*")  # ASCII digits only: str.isdigit() also passes '²'
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,8 @@ def castle_id(deck: str, part: str) -> str:
 
 def parse_piece(piece: str, cards: Cards) -> Piece:
     """Read a piece id; raises Rejection(`unknown-piece`) for anything that is not one."""
+    if not isinstance(piece, str):
+        raise Rejection("unknown-piece", f"{piece!r} is not an Oversiege card id.")
     bits = piece.split("/")
     bad = Rejection(
         "unknown-piece",
@@ -49,11 +53,11 @@ def parse_piece(piece: str, cards: Cards) -> Piece:
     deck, rest = bits[1], "/".join(bits[2:])
     if rest in CASTLE_CARDS:
         return Piece(piece, deck, rest)
-    if len(bits) != 4 or bits[2] not in DECK_CARDS or not bits[3].isdigit():
+    if len(bits) != 4 or bits[2] not in DECK_CARDS:
         raise bad
-    n = int(bits[3])
     copies = cards.copies[bits[2]]
-    if not 1 <= n <= copies or bits[3] != str(n):
+    n = int(bits[3]) if _COPY.fullmatch(bits[3]) else 0
+    if not 1 <= n <= copies:
         raise Rejection(
             "unknown-piece",
             f"{piece}: a deck has {copies} {bits[2]} card(s), numbered 1 to {copies}.",

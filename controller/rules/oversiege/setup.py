@@ -25,7 +25,7 @@ def _teams(players: list[str], options: JSON) -> tuple[list[list[str]], bool]:
     unknown = set(options) - {"teams", "first_crown_wins"}
     if unknown:
         raise _bad(
-            f"Unknown Oversiege option {sorted(unknown)[0]!r}; options are teams and "
+            f"Unknown Oversiege option {sorted(map(str, unknown))[0]!r}; options are teams and "
             "first_crown_wins."
         )
     raw: Any = options.get("teams")
@@ -34,11 +34,11 @@ def _teams(players: list[str], options: JSON) -> tuple[list[list[str]], bool]:
     if not isinstance(raw, list) or not all(isinstance(t, list) and t for t in raw):
         raise _bad("options.teams must be a list of teams, each a non-empty list of players.")
     seen = [p for team in raw for p in team]
-    if sorted(map(str, seen)) != sorted(players) or len(seen) != len(players):
+    if not all(isinstance(p, str) for p in seen) or sorted(seen) != sorted(players):
         raise _bad("options.teams must name every player exactly once.")
     if len(raw) < 2:
         raise _bad("options.teams needs at least two teams.")
-    return [[str(p) for p in team] for team in raw], True
+    return [list(team) for team in raw], True
 
 
 def _destroyed(players: list[str], raw: Any) -> dict[str, list[str]]:
@@ -74,23 +74,30 @@ def build_state(
     players: list[str], seed: int, options: JSON, setup: JSON, cards: Cards
 ) -> OversiegeState:
     """The state before the first player's draw (the engine makes that draw)."""
-    if not 2 <= len(players) <= MAX_PLAYERS:
+    if not isinstance(players, list) or not 2 <= len(players) <= MAX_PLAYERS:
         raise _bad(f"Oversiege needs 2 to {MAX_PLAYERS} players, one deck each.")
+    for p in players:
+        if not isinstance(p, str) or not _DECK_NAME.fullmatch(p):
+            raise _bad(f"{p!r} cannot name a deck: use lower-case letters, digits and '-'.")
     if len(set(players)) != len(players):
         raise _bad("Each player names their own deck; a deck name appears twice.")
-    for p in players:
-        if not isinstance(p, str) or not _DECK_NAME.match(p):
-            raise _bad(f"{p!r} cannot name a deck: use lower-case letters, digits and '-'.")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise _bad("seed must be a whole number.")
     options = options or {}
+    if not isinstance(options, dict):
+        raise _bad("options must be a mapping, e.g. {first_crown_wins: true}.")
     teams, bridge = _teams(players, options)
     first_crown_wins = options.get("first_crown_wins", False)
     if not isinstance(first_crown_wins, bool):
         raise _bad("options.first_crown_wins is true or false.")
     setup = setup or {}
+    if not isinstance(setup, dict):
+        raise _bad("setup must be a mapping, e.g. {first: blue}.")
     unknown = set(setup) - {"first", "destroyed", "hands"}
     if unknown:
         raise _bad(
-            f"Unknown Oversiege setup {sorted(unknown)[0]!r}; use first, destroyed or hands."
+            f"Unknown Oversiege setup {sorted(map(str, unknown))[0]!r}; use first, destroyed "
+            "or hands."
         )
     first = setup.get("first", players[0])
     if first not in players:

@@ -42,3 +42,11 @@ class WDT:
 
     def feed(self):
         self.feeds += 1
+
+
+class ResetCalled(Exception):
+    pass
+
+
+def reset():
+    raise ResetCalled()

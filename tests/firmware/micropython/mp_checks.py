@@ -114,6 +114,37 @@ def t_board():
     check("safe state after silence", b.safe and b.hw.ring.pattern == "safe")
     b.receive(protocol.encode("ping", 0, {}), 5001)
     check("host back", not b.safe and b.outbox[0][1:] == ["safe", "ended"])
+    b.receive(protocol.encode("cmd", 3, {"op": "cfg", "min_angle": 90, "max_angle": -90,
+                                         "h": 5, "b": 77}), 5002)
+    check("reversed servo accepted", dec.feed(out.pop())[0][2] == {"ok": True})
+    b.receive(protocol.encode("cmd", 2, {"op": "latch", "open": True, "h": 5, "b": 77}), 5003)
+    ack = dec.feed(out.pop())[0][2]
+    check("older number stale", ack["ok"] is False and ack["err"] == "stale")
+    b.receive(protocol.encode("cmd", 4, {"op": "repl", "h": 5, "b": 77}), 5004)
+    check("repl acked", dec.feed(out.pop())[0][2] == {"ok": True} and b.repl_requested)
+    b.receive(protocol.encode("hello", 0, {"host": 6}), 5005)
+    out.clear()
+    check("new host: old events dropped", b.outbox == [])
+    b.tick(9000)
+    b.queue_event("roll", "press")
+    check("no events in the safe state", b.safe and b.outbox == [])
+
+
+def t_repl_flag():
+    flag = "/repl_flag_check"
+    check("no flag", not firmware_main.take_repl_flag(flag))
+    try:
+        firmware_main.reset_to_repl(machine, flag)
+        check("reset called", False)
+    except machine.ResetCalled:
+        pass
+    check("flag taken once", firmware_main.take_repl_flag(flag)
+          and not firmware_main.take_repl_flag(flag))
+    with open(flag, "w") as f:
+        f.write("1")
+    # With the flag, main returns before the watchdog, the pins or the serial line (given none).
+    check("repl boot returns", firmware_main.run(repl_flag=flag) is None)
+    check("and takes the flag", not firmware_main.take_repl_flag(flag))
 
 
 def main():
@@ -122,5 +153,6 @@ def main():
     t_servo()
     t_inputs()
     t_board()
+    t_repl_flag()
     print("ALL OK", sys.implementation.name)
 
