@@ -73,7 +73,7 @@ class Daemon:
     clock: Clock
     identifier: Identifier
     poll_period: float = 0.1
-    miss_threshold: int = 3
+    miss_threshold: int = 2
     _supervised: dict[str, SupervisedReader] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -92,7 +92,12 @@ class Daemon:
                 self.session.reader_status(name, sup.missing)
             for ev in events:
                 self._presence(ev.kind, name, ev.tag, now)
-        for inp in self.buttons.events():
+        try:
+            inputs = self.buttons.events()
+        except Exception:  # noqa: BLE001 - a failing button board must not end the game
+            log.exception("the buttons did not answer")
+            inputs = []
+        for inp in inputs:
             if inp.kind in ("lid-open", "lid-closed"):
                 self.session.input(inp, now)
             else:

@@ -11,7 +11,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.adapters import build_outputs, build_readers
+from controller.adapters import AdapterError, build_outputs, build_readers
 from controller.config import Config
 from controller.daemon import Daemon
 from controller.games import table_for
@@ -81,8 +81,11 @@ def open_table(
             narrate(f"  {event.text}")
     assert engine is not None and header is not None
     table = table_for(header.game)
-    readers = build_readers(config, context)
-    outputs = build_outputs(config, context)
+    try:
+        readers = build_readers(config, context)
+        outputs = build_outputs(config, context)
+    except (AdapterError, ValueError, OSError) as exc:
+        raise StartError(f"the {config.backend} wiring cannot start: {exc}") from None
     session = TableSession(engine, table, state, journal, outputs, config, narrate,
                            actions=actions, header=header)
     session.show_turn()

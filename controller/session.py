@@ -22,6 +22,7 @@ from controller.rules.base import Engine, Event, Rejection
 log = logging.getLogger("tabletap.session")
 
 Narrator = Callable[[str], None]
+RELOCK_RETRY_SECONDS = 1.0
 
 
 @dataclass
@@ -98,10 +99,7 @@ class TableSession:
         for ev in events:
             self.narrate(f"  {ev.text}")
             log.info("%s: %s", ev.kind, ev.text)
-        try:
-            self._answer(tuple(events), now)
-        except Exception:  # noqa: BLE001 - the move is saved; a failing output is logged
-            log.exception("the chest or lights failed to answer %s", [e.kind for e in events])
+        self._answer(tuple(events), now)
         for action in resolved:
             self.table.accepted(action)
         self.last = Result(True, events=tuple(events))
@@ -122,7 +120,7 @@ class TableSession:
         for ev in opening:
             self.narrate(f"  {ev.text}")
         self._relock_at = None
-        self.outputs.chest.set_open(False)
+        self._chest(False)
         self._feedback_until = None
         self.show_turn()
         self.last = Result(True, events=tuple(opening))
@@ -147,7 +145,7 @@ class TableSession:
     def tick(self, now: float) -> None:
         if self._relock_at is not None and now >= self._relock_at:
             self.narrate("  The chest locks again.")
-            self._lock()
+            self._lock(now)
         expired = self.table.expire(now)
         if expired is not None:
             self.reject(expired, now)
@@ -158,7 +156,7 @@ class TableSession:
     def reader_status(self, reader: str, missing: bool) -> None:
         if missing:
             self._reader_missing.add(reader)
-            self.outputs.lights.show("reader-missing")
+            self._light("reader-missing")
         else:
             self._reader_missing.discard(reader)
             if self._feedback_until is None:
@@ -169,7 +167,7 @@ class TableSession:
     def _answer(self, events: tuple[Event, ...], now: float) -> None:
         kinds = {ev.kind for ev in events}
         if "chest-open" in kinds:
-            self.outputs.chest.set_open(True)
+            self._chest(True)
             self._relock_at = now + self.config.chest.open_seconds
         if "win" in kinds:
             self._show("win", None, now, hold=False)
@@ -178,32 +176,52 @@ class TableSession:
         else:
             self._show("accepted", None, now, hold=True)
 
-    def _lock(self) -> None:
-        self.outputs.chest.set_open(False)
-        self._relock_at = None
+    def _chest(self, open_: bool) -> bool:
+        """Drive the latch; a failing adapter is logged, never allowed to end the game (the
+        move is already in the journal). Returns whether the adapter took the command."""
+        try:
+            self.outputs.chest.set_open(open_)
+        except Exception:  # noqa: BLE001
+            log.exception("the chest did not answer (%s)", "open" if open_ else "lock")
+            return False
+        return True
+
+    def _light(self, pattern: str, colour: str | None = None, count: int | None = None) -> None:
+        try:
+            if count is None:
+                self.outputs.lights.show(pattern, colour)
+            else:
+                self.outputs.lights.show(pattern, colour, count=count)
+        except Exception:  # noqa: BLE001
+            log.exception("the lights did not answer (%s)", pattern)
+
+    def _lock(self, now: float | None = None) -> None:
+        """Lock the latch; if the adapter fails, try again a second later (never leave a
+        chest unlocked because one command was lost)."""
+        if self._chest(False) or now is None:
+            self._relock_at = None
+        else:
+            self._relock_at = now + RELOCK_RETRY_SECONDS
 
     def _show(self, pattern: str, colour: str | None, now: float, hold: bool) -> None:
-        self.outputs.lights.show(pattern, colour)
+        self._light(pattern, colour)
         self._feedback_until = now + self.config.lights.feedback_seconds if hold else None
 
     def _show_resting(self) -> None:
         """What the lights show between answers: a missing reader, the win, or whose turn."""
         if self._reader_missing:
-            self.outputs.lights.show("reader-missing")
+            self._light("reader-missing")
         elif self.engine.is_over(self.state):
-            self.outputs.lights.show("win")
+            self._light("win")
         else:
             self.show_turn()
 
     def show_turn(self) -> None:
         player = self.engine.current_player(self.state)
         if player is None:
-            self.outputs.lights.show("idle")
+            self._light("idle")
             return
         players = self.engine.public_view(self.state).get("players", [])
         seat = players.index(player) if player in players else 0
         count = self.table.turn_count(self.state)
-        if count is None:
-            self.outputs.lights.show("turn", player_colour(player, seat))
-        else:
-            self.outputs.lights.show("turn", player_colour(player, seat), count=count)
+        self._light("turn", player_colour(player, seat), count)

@@ -124,3 +124,25 @@ def test_a_journal_that_cannot_be_written_refuses_the_move(tmp_path: Path):
     tap(daemon, ctx, "magic-keys/key/purple/1")
     assert daemon.session.last.rejection.code == "journal-error"
     assert daemon.session.actions == 0 and not daemon.session.outputs.chest.is_open
+
+
+def test_failing_outputs_and_buttons_never_end_the_game(tmp_path: Path):
+    """A Pico link that crashed raises from every call; the move is still saved and the loop
+    goes on (the chest relock is retried by its timer)."""
+    daemon, ctx = magic_keys_table(tmp_path)
+    outputs = daemon.session.outputs
+
+    def gone(*_args, **_kwargs):
+        raise OSError(5, "Input/output error")
+
+    working_set_open = outputs.chest.set_open
+    outputs.chest.set_open = gone
+    outputs.lights.show = gone
+    daemon.buttons.events = gone
+    tap(daemon, ctx, "magic-keys/key/purple/1")
+    daemon.run_for(6.0)
+    assert daemon.session.last.accepted and daemon.session.actions == 1
+    outputs.chest.set_open = working_set_open  # the board is back: the relock is retried
+    working_set_open(True)
+    daemon.run_for(1.5)
+    assert not outputs.chest.is_open
