@@ -112,6 +112,13 @@ def play(spec: Spec) -> tuple[list[str], KingdominoState]:
         outcome = ENGINE.apply(state, action)
         done = outcome.action
         after = outcome.state
+        if after.gem_winner and not state.gem_winner:
+            scores = ENGINE.scores(after)
+            lines.append(f"  # {after.gem_winner} completes five gem types with "
+                         f"{len(after.deck)} dominoes still in the box, on "
+                         f"{scores[after.gem_winner]} points against "
+                         f"{max(v for p, v in scores.items() if p != after.gem_winner)}: "
+                         "an immediate victory")
         if done.action == "confirm":
             lines.append(f"  - tap: kingdomino/domino/{done.domino}")
         elif done.action == "reveal":

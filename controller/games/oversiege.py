@@ -3,7 +3,8 @@
 Every card is tapped at a reader when it is played (any reader: Oversiege needs one). A play of
 several cards is tapped card by card: the card from hand first, then what it acts on. Until the
 last tap the table holds a half-made gesture and the lights show `pending`; a timeout, a short
-press of end-turn or a card that cannot finish the gesture cancels it with a clear rejection.
+press of end-turn, a card that cannot finish the gesture or a piece of another game cancels it
+with a clear rejection.
 
     armament        the armament; with two in play, then the armament it replaces
     attack          the projectile, then its target (a double: then two targets)
