@@ -55,5 +55,7 @@ def run_files(args: argparse.Namespace) -> int:
         else:
             print(f"PASS {path} ({len(scenario.steps)} steps, {took:.2f} s)")
             passed += 1
-    print(f"scenarios: {passed} passed, {failed} failed, {malformed} malformed")
+    if malformed:
+        print(f"{malformed} malformed scenario{'s' if malformed > 1 else ''} (not run)")
+    print(f"scenarios: {passed} passed, {failed} failed")
     return worst
