@@ -68,13 +68,10 @@ class _Endpoint:
         return (data + bytes(n))[:n]
 
 
-class EmulatedSpiBus:
-    """`busio.SPI` for one PN532 (chip select is accepted and ignored: one device per bus)."""
+class _BusLock:
+    """Blinka's bus lock protocol, which the driver's bus devices take around each transfer."""
 
-    def __init__(self, chip: Pn532Chip, clock: Clock, hz: float = 100_000,
-                 poll_step: float = 0.01) -> None:
-        self.endpoint = _Endpoint(chip, clock, hz, poll_step)
-        self.locked = False
+    locked = False
 
     def try_lock(self) -> bool:
         if self.locked:
@@ -83,6 +80,15 @@ class EmulatedSpiBus:
         return True
 
     def unlock(self) -> None:
+        self.locked = False
+
+
+class EmulatedSpiBus(_BusLock):
+    """`busio.SPI` for one PN532 (chip select is accepted and ignored: one device per bus)."""
+
+    def __init__(self, chip: Pn532Chip, clock: Clock, hz: float = 100_000,
+                 poll_step: float = 0.01) -> None:
+        self.endpoint = _Endpoint(chip, clock, hz, poll_step)
         self.locked = False
 
     def configure(self, **_settings: object) -> None:
@@ -122,22 +128,13 @@ class EmulatedPin:
         self.value = value
 
 
-class EmulatedI2cBus:
+class EmulatedI2cBus(_BusLock):
     """`busio.I2C` with one PN532 at `address` (0x24). An unpowered chip NACKs its address."""
 
     def __init__(self, chip: Pn532Chip, clock: Clock, address: int = 0x24, hz: float = 100_000,
                  poll_step: float = 0.01) -> None:
         self.endpoint = _Endpoint(chip, clock, hz, poll_step)
         self.address = address
-        self.locked = False
-
-    def try_lock(self) -> bool:
-        if self.locked:
-            return False
-        self.locked = True
-        return True
-
-    def unlock(self) -> None:
         self.locked = False
 
     def _ack(self, address: int) -> None:
