@@ -46,7 +46,9 @@ class ServoConfig(Strict):
     max_angle: float = 90
     open_angle: float = 60
     closed_angle: float = -30
-    travel_seconds: float = Field(0.5, ge=0)
+    # At most 2 s: on the GPIO wiring the daemon loop waits for the latch, and the readers go
+    # unpolled meanwhile (the Pico moves the servo itself and would allow up to 10 s).
+    travel_seconds: float = Field(0.5, ge=0, le=2)
     # Stop the pulses once the latch has arrived: software PWM (lgpio on a Pi) jitters and makes
     # a loaded servo buzz; a latch holds its position without power.
     detach_after_travel: bool = False

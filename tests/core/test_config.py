@@ -95,3 +95,9 @@ def test_a_damaged_uid_registry_stops_the_start_with_its_file_and_line(tmp_path:
     (tmp_path / "uids.yaml").write_text("uids:\n  04:aa:bb:cc: Not A Piece\n")
     with pytest.raises(StartError, match=r"uids.yaml:2: uids.04:aa:bb:cc: 'Not A Piece' is not"):
         open_table(config, ctx, ctx["clock"], GameSpec("magic-keys", ["a", "b"]), new=True)
+
+
+def test_a_slow_latch_is_capped_because_the_gpio_loop_waits_for_it():
+    with pytest.raises(SourceError) as err:
+        parse_config("chest:\n  servo:\n    travel_seconds: 12\n", "t.yaml")
+    assert err.value.key == "chest.servo.travel_seconds" and err.value.line == 3

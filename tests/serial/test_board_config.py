@@ -20,7 +20,6 @@ from sim.context import make_context
 
 
 @pytest.mark.parametrize(("yaml", "key"), [
-    ({"chest": {"servo": {"travel_seconds": 12}}}, "chest.servo.travel_seconds"),
     ({"chest": {"servo": {"min_pulse_width": 0.0003}}}, "chest.servo.min_pulse_width"),
     ({"long_press_seconds": 20}, "long_press_seconds"),
     ({"lights": {"pixels": 300}}, "lights.pixels"),
