@@ -7,6 +7,7 @@ simulator can run side by side without sharing pins.
 
 from __future__ import annotations
 
+import os
 import warnings
 from importlib.metadata import entry_points
 
@@ -24,6 +25,8 @@ def pin_factory(name: str | None) -> Factory:
 
     `None` defers to gpiozero: `GPIOZERO_PIN_FACTORY`, then its default order.
     """
+    if name is None and os.environ.get("GPIOZERO_PIN_FACTORY", "").lower() == "mock":
+        name = "mock"  # gpiozero's own mock factory has plain pins, which refuse PWM
     try:
         if name is None:
             with warnings.catch_warnings(record=True) as fallbacks:

@@ -85,10 +85,7 @@ def test_pin_factory_from_the_environment(monkeypatch):
     """No `pin_factory` in the config: gpiozero's GPIOZERO_PIN_FACTORY decides."""
     monkeypatch.setattr(Device, "pin_factory", None)
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
-    try:
-        assert isinstance(pin_factory(None), MockFactory)
-    finally:
-        Device.pin_factory.close()
+    assert isinstance(pin_factory(None), MockFactory)
 
 
 def test_no_working_factory_is_explained(monkeypatch):
@@ -115,3 +112,13 @@ def test_simulated_pin_history_is_bounded(table):
     pin.states.extend([pin.states[-1]] * HISTORY_LIMIT)
     outputs.buttons.events()
     assert len(pin.states) == HISTORY_KEEP
+
+
+def test_gpiozero_pin_factory_mock_in_the_environment_gets_pwm_pins(monkeypatch):
+    from gpiozero.pins.mock import MockPWMPin
+
+    from hw.gpio.factory import pin_factory
+
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    factory = pin_factory(None)
+    assert isinstance(factory.pin(18), MockPWMPin)  # a servo and PWM LEDs can use it
