@@ -26,7 +26,9 @@ class BusTimeout(Exception):
 
 
 class _Delegating:
-    def __init__(self, bus: Any, timeout: float, clock: Clock, step: float) -> None:
+    """Everything not overridden (try_lock, unlock, configure, plain writes) goes to the bus."""
+
+    def __init__(self, bus: Any, timeout: float, clock: Clock, step: float = 0.001) -> None:
         self.bus = bus
         self.timeout = timeout
         self.clock = clock
@@ -44,21 +46,6 @@ class _Delegating:
 
 
 class ReadyWaitingSpi(_Delegating):
-    def __init__(self, bus: Any, timeout: float, clock: Clock, step: float = 0.001) -> None:
-        super().__init__(bus, timeout, clock, step)
-
-    def try_lock(self) -> bool:
-        return self.bus.try_lock()
-
-    def unlock(self) -> None:
-        self.bus.unlock()
-
-    def configure(self, **settings: Any) -> None:
-        self.bus.configure(**settings)
-
-    def write(self, buf: Any, **kw: Any) -> None:
-        self.bus.write(buf, **kw)
-
     def write_readinto(self, out: Any, into: Any, **kw: Any) -> None:
         if len(out) == 2 and out[0] == SPI_STATUS_READ:
 
@@ -72,15 +59,6 @@ class ReadyWaitingSpi(_Delegating):
 
 
 class ReadyWaitingI2c(_Delegating):
-    def __init__(self, bus: Any, timeout: float, clock: Clock, step: float = 0.001) -> None:
-        super().__init__(bus, timeout, clock, step)
-
-    def try_lock(self) -> bool:
-        return self.bus.try_lock()
-
-    def unlock(self) -> None:
-        self.bus.unlock()
-
     # A 1-byte read is the driver's "ready?" only while a command is outstanding: from a write
     # with data until its reply (the frame after the ACK) was read. Otherwise it is something
     # else, e.g. adafruit_bus_device's probe falling back to a 1-byte read when the adapter

@@ -88,16 +88,20 @@ class ScenarioRun:
 
     # -- steps -----------------------------------------------------------------------------
 
-    def run(self) -> Failure | None:
+    def run(self, after_step: Callable[[Step, dict[str, Any]], None] | None = None
+            ) -> Failure | None:
+        """Run every step; `after_step(step, expect)` lets a test look at the simulated
+        hardware once a step's expectations held (the PWM on the servo pin, say)."""
         try:
             for step in self.scenario.steps:
                 self.session.last = None if step.action != "expect" else self.session.last
                 self._do(step)
-                expect = step.value if step.action == "expect" else step.expect
-                if expect:
-                    failure = self.check(step, expect)
-                    if failure:
-                        return failure
+                expect = (step.value if step.action == "expect" else step.expect) or {}
+                failure = self.check(step, expect)
+                if failure:
+                    return failure
+                if after_step is not None:
+                    after_step(step, expect)
             return None
         finally:
             self.close()

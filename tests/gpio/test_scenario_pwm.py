@@ -20,20 +20,17 @@ def test_a_true_key_opens_the_latch_on_the_gpio_wiring():
     run = ScenarioRun(scenario)
     pins = run.context["gpio_pins"]  # the simulated pins the gpio backend was built on
     assert pins.pulse_widths(18)[-1] == pytest.approx(CLOSED_WIDTH)  # it boots latched
-    checked = 0
-    try:
-        for step in scenario.steps:
-            run._do(step)
-            expect = step.value if step.action == "expect" else step.expect
-            failure = run.check(step, expect or {})
-            assert failure is None, failure.describe(scenario.path)
-            if "chest" in (expect or {}):
-                # what the servo pin carries now, as gpiozero drove it
-                assert pins.pulse_widths(18)[-1] == pytest.approx(WIDTH[expect["chest"]])
-                checked += 1
-    finally:
-        run.close()
-    assert checked >= 5
+    checked = []
+
+    def servo_pin_agrees(step, expect) -> None:
+        if "chest" in expect:
+            # what the servo pin carries now, as gpiozero drove it
+            assert pins.pulse_widths(18)[-1] == pytest.approx(WIDTH[expect["chest"]])
+            checked.append(step.index)
+
+    failure = run.run(after_step=servo_pin_agrees)
+    assert failure is None, failure.describe(scenario.path)
+    assert len(checked) >= 5
     first = scenario.steps[1]
     assert first.value.piece == "magic-keys/key/purple/1" and first.expect["chest"] == "open"
     widths = [w for w in pins.pulse_widths(18) if w]

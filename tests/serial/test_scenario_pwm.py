@@ -22,22 +22,19 @@ def test_a_true_key_opens_the_latch_on_the_pico_wiring() -> None:
     pico = run.context["pico"]  # the simulated board the serial backend talks to
     rec = pico.recorder
     assert rec.wait_for(lambda: rec.duty(16) == DUTY["closed"])  # it boots latched
-    checked = 0
-    try:
-        for step in scenario.steps:
-            run._do(step)
-            expect = step.value if step.action == "expect" else step.expect
-            failure = run.check(step, expect or {})
-            assert failure is None, failure.describe(scenario.path)
-            if "chest" in (expect or {}):
-                want = DUTY[expect["chest"]]
-                assert rec.wait_for(lambda want=want: rec.duty(16) == want, 3), (
-                    f"step {step.index}: servo duty {rec.duty(16)}, expected {want}")
-                checked += 1
-    finally:
-        run.close()
+    checked = []
+
+    def servo_duty_agrees(step, expect) -> None:
+        if "chest" in expect:
+            want = DUTY[expect["chest"]]
+            assert rec.wait_for(lambda: rec.duty(16) == want, 3), (
+                f"step {step.index}: servo duty {rec.duty(16)}, expected {want}")
+            checked.append(step.index)
+
+    failure = run.run(after_step=servo_duty_agrees)
+    assert failure is None, failure.describe(scenario.path)
     assert pico.error is None
-    assert checked >= 5
+    assert len(checked) >= 5
     first = scenario.steps[1]
     assert first.value.piece == "magic-keys/key/purple/1" and first.expect["chest"] == "open"
     duties = [d for _, pin, d in rec.pwm if pin == 16 and d]
