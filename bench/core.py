@@ -6,8 +6,8 @@ import statistics
 import tempfile
 import time
 
-from controller.journal import GameHeader, Journal
-from controller.rules import engine_for
+from tabletap.controller.journal import GameHeader, Journal
+from tabletap.controller.rules import engine_for
 
 
 def _journal_append_ms(n: int = 300) -> tuple[float, float]:

@@ -13,10 +13,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from controller.adapters import build_outputs
-from controller.cli import main as cli
-from controller.config import Config
-from sim.context import make_context
+from tabletap.controller.adapters import build_outputs
+from tabletap.controller.cli import main as cli
+from tabletap.controller.config import Config
+from tabletap.sim.context import make_context
 
 ROUNDS = 30
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 import time
 
-from controller.rules.kingdomino import ENGINE, KingdominoState
-from controller.rules.kingdomino.dominoes import dominoes
-from controller.rules.kingdomino.kingdom import legal_placements
-from controller.rules.kingdomino.scoring import score_kingdom
+from tabletap.controller.rules.kingdomino import ENGINE, KingdominoState
+from tabletap.controller.rules.kingdomino.dominoes import dominoes
+from tabletap.controller.rules.kingdomino.kingdom import legal_placements
+from tabletap.controller.rules.kingdomino.scoring import score_kingdom
 
 SECONDS = 2.0
 

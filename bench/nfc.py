@@ -16,14 +16,14 @@ import statistics
 import time
 from typing import Any
 
-from controller.clock import SystemClock
-from controller.config import ReaderConfig
-from controller.ports import Clock
-from sim.clock import VirtualClock
-from sim.pn532.backend import build_reader
-from sim.pn532.faults import FaultPlan
-from sim.pn532.soak import PollLoop
-from sim.world import SimTag, SimWorld
+from tabletap.controller.clock import SystemClock
+from tabletap.controller.config import ReaderConfig
+from tabletap.controller.ports import Clock
+from tabletap.sim.clock import VirtualClock
+from tabletap.sim.pn532.backend import build_reader
+from tabletap.sim.pn532.faults import FaultPlan
+from tabletap.sim.pn532.soak import PollLoop
+from tabletap.sim.world import SimTag, SimWorld
 
 PERIOD = 0.1
 PIECE = "magic-keys/key/gold"

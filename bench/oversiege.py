@@ -6,7 +6,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from controller.rules import engine_for
+from tabletap.controller.rules import engine_for
 
 
 def _apply_us(repeats: int = 3000) -> float:

@@ -10,13 +10,13 @@ import statistics
 import tempfile
 import time
 
-from controller.config import Config
-from controller.games.base import PiecePlaced
-from controller.runtime import GameSpec, open_table
-from firmware import servo
-from hw.serial_link import BoardLink
-from sim.board import SimBoard
-from sim.context import make_context
+from tabletap.controller.config import Config
+from tabletap.controller.games.base import PiecePlaced
+from tabletap.controller.runtime import GameSpec, open_table
+from tabletap.firmware import servo
+from tabletap.hw.serial_link import BoardLink
+from tabletap.sim.board import SimBoard
+from tabletap.sim.context import make_context
 
 CLOSED = servo.duty_u16(500 + 2000 * 60 / 180)  # the default closed angle, -30 degrees
 ROUND_TRIPS = 300

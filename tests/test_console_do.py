@@ -8,9 +8,9 @@ import sys
 import time
 from pathlib import Path
 
-from controller.commands.do import parse_fields
+from tabletap.controller.commands.do import parse_fields
 
-TABLETAP = [sys.executable, "-m", "controller.cli"]
+TABLETAP = [sys.executable, "-m", "tabletap.controller.cli"]
 
 
 def test_fields_are_read_as_yaml():

@@ -4,17 +4,17 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from controller.cli import main
-from controller.clock import SystemClock
-from controller.commands.doctor import (
+from tabletap.controller.cli import main
+from tabletap.controller.clock import SystemClock
+from tabletap.controller.commands.doctor import (
     Finding,
     check_buttons,
     report,
     run_checks,
     simulated_context,
 )
-from controller.config import Config, parse_config
-from controller.ports import InputEvent
+from tabletap.controller.config import Config, parse_config
+from tabletap.controller.ports import InputEvent
 
 GPIO_BOX = """\
 backend: gpio
@@ -161,7 +161,8 @@ def test_at_the_table_on_mock_pins(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(Device, "pin_factory", None)
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
     monkeypatch.setenv("GPIOZERO_MOCK_PIN_CLASS", "mockpwmpin")
-    monkeypatch.setattr("controller.commands.doctor.LIGHT_SECONDS", 0.0)  # nobody is watching
+    # nobody is watching
+    monkeypatch.setattr("tabletap.controller.commands.doctor.LIGHT_SECONDS", 0.0)
     box = tmp_path / "box.yaml"
     box.write_text(GPIO_BOX + "readers:\n  chest: {transport: uart}\n  pond: {transport: sim}\n")
     try:
@@ -186,7 +187,7 @@ class QuietReader:
     name = "chest"
 
     def poll(self):
-        from controller.ports import Poll
+        from tabletap.controller.ports import Poll
 
         return Poll()
 
@@ -198,7 +199,7 @@ class QuietReader:
 
 
 def test_a_reader_that_hides_its_firmware_is_a_warning():
-    from controller.commands.doctor import check_reader
+    from tabletap.controller.commands.doctor import check_reader
 
     finding = check_reader("chest", QuietReader(), "uart")
     assert finding.status == "warning" and "did not report its firmware" in finding.detail

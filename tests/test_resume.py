@@ -16,7 +16,7 @@ from pathlib import Path
 
 from tests.core.helpers import FAKES
 
-TABLETAP = [sys.executable, "-m", "controller.cli"]
+TABLETAP = [sys.executable, "-m", "tabletap.controller.cli"]
 
 
 def _start(cfg: Path) -> subprocess.Popen[str]:

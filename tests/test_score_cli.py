@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import main
-from controller.rules.kingdomino.kingdom_file import can_tile, parse_kingdom
+from tabletap.controller.cli import main
+from tabletap.controller.rules.kingdomino.kingdom_file import can_tile, parse_kingdom
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 from kingdomino_scenarios import EXAMPLES as EXAMPLES_FROM_GAMES  # noqa: E402

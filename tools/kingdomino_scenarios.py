@@ -20,12 +20,12 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from controller.rules.kingdomino import ENGINE, KingdominoState
-from controller.rules.kingdomino.actions import Action
-from controller.rules.kingdomino.dominoes import dominoes
-from controller.rules.kingdomino.kingdom import Placement, new_treasure_corners
-from controller.rules.kingdomino.scoring import score_kingdom
-from controller.rules.kingdomino.treasures import token_kind
+from tabletap.controller.rules.kingdomino import ENGINE, KingdominoState
+from tabletap.controller.rules.kingdomino.actions import Action
+from tabletap.controller.rules.kingdomino.dominoes import dominoes
+from tabletap.controller.rules.kingdomino.kingdom import Placement, new_treasure_corners
+from tabletap.controller.rules.kingdomino.scoring import score_kingdom
+from tabletap.controller.rules.kingdomino.treasures import token_kind
 
 OUT = Path(__file__).resolve().parent.parent / "scenarios" / "kingdomino"
 

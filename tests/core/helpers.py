@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from controller.config import Config
-from controller.daemon import Daemon
-from controller.runtime import GameSpec, open_table
-from sim.context import make_context
+from tabletap.controller.config import Config
+from tabletap.controller.daemon import Daemon
+from tabletap.controller.runtime import GameSpec, open_table
+from tabletap.sim.context import make_context
 
 FAKES = ["purple/4", "purple/5", "blue/1", "blue/2", "green/3", "green/5", "yellow/1", "yellow/2"]
 
@@ -22,7 +22,7 @@ def magic_keys_table(tmp_path: Path, players: tuple[str, ...] = ("ana", "ben", "
 
 
 def tap(daemon: Daemon, context: dict, piece: str, reader: str = "chest") -> None:
-    from sim.world import SimTag
+    from tabletap.sim.world import SimTag
 
     world = context["world"]
     tag = SimTag.for_piece(piece)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import load_config, parse_config
-from controller.yamlsource import SourceError
+from tabletap.controller.config import load_config, parse_config
+from tabletap.controller.yamlsource import SourceError
 
 
 def test_defaults_describe_a_simulated_magic_keys_table():
@@ -62,7 +62,7 @@ def test_the_shipped_example_config_is_valid():
 
 
 def test_the_service_runs_as_an_unprivileged_user():
-    unit = (ROOT / "hw" / "systemd" / "tabletap.service").read_text()
+    unit = (ROOT / "tabletap" / "hw" / "systemd" / "tabletap.service").read_text()
     assert "\nUser=tabletap\n" in unit and "NoNewPrivileges=yes" in unit
     assert "User=root" not in unit
 
@@ -84,8 +84,8 @@ def test_a_bad_setup_and_an_unknown_game_are_named():
 
 
 def test_a_damaged_uid_registry_stops_the_start_with_its_file_and_line(tmp_path: Path):
-    from controller.runtime import GameSpec, StartError, open_table
-    from sim.context import make_context
+    from tabletap.controller.runtime import GameSpec, StartError, open_table
+    from tabletap.sim.context import make_context
 
     (tmp_path / "uids.yaml").write_text("uids:\n  04:aa: [unclosed\n")
     config = parse_config(f"state_dir: {tmp_path}\n", "t.yaml")

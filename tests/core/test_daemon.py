@@ -6,7 +6,7 @@ from pathlib import Path
 
 import ndef
 
-from sim.world import SimTag
+from tabletap.sim.world import SimTag
 from tests.core.helpers import magic_keys_table, tap
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from controller.ports import Poll, TagRead
-from controller.presence import PresenceTracker
+from tabletap.controller.ports import Poll, TagRead
+from tabletap.controller.presence import PresenceTracker
 
 TAG = TagRead(b"\x04\x01\x02\x03\x04\x05\x06", b"ndef")
 EMPTY = Poll(())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.world import SimTag
+from tabletap.sim.world import SimTag
 from tests.core.helpers import magic_keys_table, tap
 
 
@@ -76,9 +76,9 @@ def test_a_rejection_changes_neither_state_nor_journal(tmp_path: Path):
 
 def test_oversiege_turn_lights_show_how_many_cards_to_draw(tmp_path: Path):
     """Issue: "the lights show how many cards the next player draws"."""
-    from controller.config import Config
-    from controller.runtime import GameSpec, open_table
-    from sim.context import make_context
+    from tabletap.controller.config import Config
+    from tabletap.controller.runtime import GameSpec, open_table
+    from tabletap.sim.context import make_context
 
     cfg = Config.model_validate({"state_dir": str(tmp_path), "lights": {"feedback_seconds": 1}})
     ctx = make_context()
@@ -90,8 +90,8 @@ def test_oversiege_turn_lights_show_how_many_cards_to_draw(tmp_path: Path):
 
 
 def test_a_long_press_after_the_win_starts_a_new_game_and_archives_the_old(tmp_path: Path):
-    from controller.games.base import ButtonPressed
-    from controller.journal import Journal
+    from tabletap.controller.games.base import ButtonPressed
+    from tabletap.controller.journal import Journal
 
     daemon, ctx = magic_keys_table(tmp_path, players=("ana", "ben", "cleo", "dan"))
     session = daemon.session

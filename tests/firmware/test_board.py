@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from firmware import board as fwboard
-from firmware import main as fwmain
-from firmware import protocol
-from firmware import servo as fwservo
-from sim.board.standins import Levels, Recorder, SimMachine, SimNeoPixelModule
+from tabletap.firmware import board as fwboard
+from tabletap.firmware import main as fwmain
+from tabletap.firmware import protocol
+from tabletap.firmware import servo as fwservo
+from tabletap.sim.board.standins import Levels, Recorder, SimMachine, SimNeoPixelModule
 
 HOST, BOOT = 41, 900
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from firmware.inputs import Button, Lid
+from tabletap.firmware.inputs import Button, Lid
 
 
 class FakePin:

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from firmware import protocol
+from tabletap.firmware import protocol
 
 ROOT = Path(__file__).resolve().parents[2]
-FIRMWARE = ROOT / "firmware"
+FIRMWARE = ROOT / "tabletap" / "firmware"
 PACKAGE = ROOT / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 REQUIRED = os.environ.get("TABLETAP_REQUIRE_MICROPYTHON") == "1"
 

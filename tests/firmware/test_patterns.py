@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller import patterns as host
-from firmware import patterns as fw
+from tabletap.controller import patterns as host
+from tabletap.firmware import patterns as fw
 
 
 def test_the_firmware_tables_agree_with_the_controller() -> None:

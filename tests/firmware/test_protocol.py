@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware import protocol
+from tabletap.firmware import protocol
 
 names = st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E,
                                        blacklist_characters='$*"\\'), max_size=20)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware import board, servo
+from tabletap.firmware import board, servo
 
 
 class FakePWM:

@@ -14,15 +14,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.config import Config
-from controller.games import table_for
-from controller.games.base import ButtonPressed, ManualAction, Pending, PieceLifted, PiecePlaced
-from controller.journal import Journal
-from controller.rules.base import Rejection
-from controller.rules.kingdomino import ENGINE
-from controller.rules.kingdomino.actions import Action
-from controller.runtime import GameSpec, open_table
-from sim.context import make_context
+from tabletap.controller.config import Config
+from tabletap.controller.games import table_for
+from tabletap.controller.games.base import (
+    ButtonPressed,
+    ManualAction,
+    Pending,
+    PieceLifted,
+    PiecePlaced,
+)
+from tabletap.controller.journal import Journal
+from tabletap.controller.rules.base import Rejection
+from tabletap.controller.rules.kingdomino import ENGINE
+from tabletap.controller.rules.kingdomino.actions import Action
+from tabletap.controller.runtime import GameSpec, open_table
+from tabletap.sim.context import make_context
 from tests.rules.kingdomino_helpers import act, grid, placing
 
 TREASURE_READY = grid("""

@@ -13,13 +13,13 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.cli import main
-from controller.config import Config
-from controller.games.base import ButtonPressed, ManualAction, PiecePlaced
-from controller.journal import Journal
-from controller.rules.magic_keys import EndTurn, Move, Pond, Roll, TryKey
-from controller.runtime import GameSpec, open_table
-from sim.context import make_context
+from tabletap.controller.cli import main
+from tabletap.controller.config import Config
+from tabletap.controller.games.base import ButtonPressed, ManualAction, PiecePlaced
+from tabletap.controller.journal import Journal
+from tabletap.controller.rules.magic_keys import EndTurn, Move, Pond, Roll, TryKey
+from tabletap.controller.runtime import GameSpec, open_table
+from tabletap.sim.context import make_context
 
 
 def _piece(key: str) -> str:

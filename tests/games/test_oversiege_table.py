@@ -9,12 +9,18 @@ from __future__ import annotations
 
 import pytest
 
-from controller.games import table_for
-from controller.games.base import ButtonPressed, ManualAction, Pending, PieceLifted, PiecePlaced
-from controller.games.oversiege import GESTURE_TIMEOUT, OversiegeTable
-from controller.rules.base import Rejection
-from controller.rules.oversiege import ENGINE as E
-from controller.rules.oversiege import Action
+from tabletap.controller.games import table_for
+from tabletap.controller.games.base import (
+    ButtonPressed,
+    ManualAction,
+    Pending,
+    PieceLifted,
+    PiecePlaced,
+)
+from tabletap.controller.games.oversiege import GESTURE_TIMEOUT, OversiegeTable
+from tabletap.controller.rules.base import Rejection
+from tabletap.controller.rules.oversiege import ENGINE as E
+from tabletap.controller.rules.oversiege import Action
 
 
 def c(deck: str, name: str) -> str:
@@ -298,7 +304,7 @@ def test_a_whole_game_through_the_table():
 def test_journal_replay_resumes_the_same_game(tmp_path):
     """DESIGN.md, "The journal": accepted plays are journaled as action_to_json and replay to
     the same state (a power cut mid-siege loses nothing)."""
-    from controller.journal import GameHeader, Journal
+    from tabletap.controller.journal import GameHeader, Journal
 
     journal = Journal.in_dir(tmp_path)
     journal.start(GameHeader("oversiege", ["red", "blue", "green"], 0,

@@ -3,7 +3,7 @@ from collections.abc import Iterator
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from sim.clock import VirtualClock
+from tabletap.sim.clock import VirtualClock
 
 
 @pytest.fixture

@@ -4,12 +4,12 @@ import pytest
 from gpiozero import RGBLED, AngularServo, Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from controller.adapters import build_outputs
-from controller.config import Config
-from controller.ports import InputEvent
-from hw.gpio import GpioError
-from hw.gpio.factory import pin_factory
-from sim.context import make_context
+from tabletap.controller.adapters import build_outputs
+from tabletap.controller.config import Config
+from tabletap.controller.ports import InputEvent
+from tabletap.hw.gpio import GpioError
+from tabletap.hw.gpio.factory import pin_factory
+from tabletap.sim.context import make_context
 
 OPEN_WIDTH = 0.0005 + 0.002 * 150 / 180  # defaults: 60 degrees on -90..90, 0.5-2.5 ms
 CLOSED_WIDTH = 0.0005 + 0.002 * 60 / 180  # -30 degrees
@@ -105,7 +105,7 @@ def test_outputs_close_releases_everything(table):
 
 def test_simulated_pin_history_is_bounded(table):
     """Animated LEDs change 25 times a second; a long `run --sim` must not grow without end."""
-    from sim.gpio_pins import HISTORY_KEEP, HISTORY_LIMIT
+    from tabletap.sim.gpio_pins import HISTORY_KEEP, HISTORY_LIMIT
 
     outputs, context = table
     pin = context["gpio_pins"].pin(12)
@@ -117,7 +117,7 @@ def test_simulated_pin_history_is_bounded(table):
 def test_gpiozero_pin_factory_mock_in_the_environment_gets_pwm_pins(monkeypatch):
     from gpiozero.pins.mock import MockPWMPin
 
-    from hw.gpio.factory import pin_factory
+    from tabletap.hw.gpio.factory import pin_factory
 
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
     factory = pin_factory(None)

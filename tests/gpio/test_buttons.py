@@ -4,8 +4,8 @@ import time
 
 import pytest
 
-from controller.ports import InputEvent
-from hw.gpio.buttons import GpioButtons
+from tabletap.controller.ports import InputEvent
+from tabletap.hw.gpio.buttons import GpioButtons
 
 
 @pytest.fixture

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from controller.config import SERVO_FRAME_SECONDS, ServoConfig, parse_config
-from controller.yamlsource import SourceError
-from hw.gpio.chest import GpioChest
-from sim.clock import VirtualClock
+from tabletap.controller.config import SERVO_FRAME_SECONDS, ServoConfig, parse_config
+from tabletap.controller.yamlsource import SourceError
+from tabletap.hw.gpio.chest import GpioChest
+from tabletap.sim.clock import VirtualClock
 
 
 def widths(pin) -> list[float]:

@@ -4,10 +4,10 @@ import time
 
 import pytest
 
-from controller.config import LightsConfig
-from controller.patterns import PATTERNS
-from hw.gpio import GpioError
-from hw.gpio.lights import GpioLights
+from tabletap.controller.config import LightsConfig
+from tabletap.controller.patterns import PATTERNS
+from tabletap.hw.gpio import GpioError
+from tabletap.hw.gpio.lights import GpioLights
 
 RGB_PINS = [12, 13, 19]
 

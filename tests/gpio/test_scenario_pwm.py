@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from sim.scenario.model import load
-from sim.scenario.runner import ScenarioRun
+from tabletap.sim.scenario.model import load
+from tabletap.sim.scenario.runner import ScenarioRun
 
 DEMO = Path(__file__).parents[2] / "scenarios" / "magic-keys" / "demo-three-players.yaml"
 OPEN_WIDTH = 0.0005 + 0.002 * 150 / 180  # default servo: 60 degrees on -90..90, 0.5-2.5 ms

@@ -6,13 +6,13 @@ from typing import Any
 
 import pytest
 
-from controller.config import ReaderConfig
-from hw.pn532.reader import Pn532Reader
-from sim.clock import VirtualClock
-from sim.pn532.backend import build_reader, chip_for
-from sim.pn532.chip import Pn532Chip
-from sim.pn532.faults import FaultPlan
-from sim.world import SimWorld
+from tabletap.controller.config import ReaderConfig
+from tabletap.hw.pn532.reader import Pn532Reader
+from tabletap.sim.clock import VirtualClock
+from tabletap.sim.pn532.backend import build_reader, chip_for
+from tabletap.sim.pn532.chip import Pn532Chip
+from tabletap.sim.pn532.faults import FaultPlan
+from tabletap.sim.world import SimWorld
 
 
 class Table:

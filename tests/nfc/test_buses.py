@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from controller.identity import decode_piece, encode_piece
-from controller.ports import Poll, ReaderUnavailable
-from hw.pn532.reader import Pn532Reader
-from hw.pn532.transports import BusTransport, i2c_driver, spi_driver
-from sim.clock import VirtualClock
-from sim.pn532.bus import EmulatedI2cBus, EmulatedPin, EmulatedSpiBus
-from sim.pn532.chip import Pn532Chip
-from sim.world import SimTag, SimWorld
+from tabletap.controller.identity import decode_piece, encode_piece
+from tabletap.controller.ports import Poll, ReaderUnavailable
+from tabletap.hw.pn532.reader import Pn532Reader
+from tabletap.hw.pn532.transports import BusTransport, i2c_driver, spi_driver
+from tabletap.sim.clock import VirtualClock
+from tabletap.sim.pn532.bus import EmulatedI2cBus, EmulatedPin, EmulatedSpiBus
+from tabletap.sim.pn532.chip import Pn532Chip
+from tabletap.sim.world import SimTag, SimWorld
 
 
 def make(kind: str, waiting: bool = True):

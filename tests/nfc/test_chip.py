@@ -8,13 +8,13 @@ from adafruit_pn532.uart import PN532_UART
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hw.pn532.framing import FramedSerial, ReplyTimeout
-from sim.clock import VirtualClock
-from sim.ntag import Ntag
-from sim.pn532.chip import ACK, ERROR_FRAME, Pn532Chip, frame
-from sim.pn532.port import EmulatedSerial
-from sim.pn532.timing import default_timing
-from sim.world import SimTag
+from tabletap.hw.pn532.framing import FramedSerial, ReplyTimeout
+from tabletap.sim.clock import VirtualClock
+from tabletap.sim.ntag import Ntag
+from tabletap.sim.pn532.chip import ACK, ERROR_FRAME, Pn532Chip, frame
+from tabletap.sim.pn532.port import EmulatedSerial
+from tabletap.sim.pn532.timing import default_timing
+from tabletap.sim.world import SimTag
 
 WAKE = b"\x55\x55" + bytes(15)
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from controller.config import Config
-from controller.runtime import GameSpec, open_table
-from hw.pn532.reader import Pn532Reader
-from sim.context import make_context
-from sim.pn532.faults import FaultPlan
-from sim.world import SimTag
+from tabletap.controller.config import Config
+from tabletap.controller.runtime import GameSpec, open_table
+from tabletap.hw.pn532.reader import Pn532Reader
+from tabletap.sim.context import make_context
+from tabletap.sim.pn532.faults import FaultPlan
+from tabletap.sim.world import SimTag
 
 FAKES = ["purple/4", "purple/5", "blue/1", "blue/2", "green/3", "green/5", "yellow/1", "yellow/2"]
 

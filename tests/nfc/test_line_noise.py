@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.ports import Poll
-from sim.world import SimTag
+from tabletap.controller.ports import Poll
+from tabletap.sim.world import SimTag
 from tests.nfc.conftest import Table
 
 GOLD = SimTag.for_piece("magic-keys/key/gold")

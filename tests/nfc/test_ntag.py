@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.ntag import LAYOUTS, Ntag, TagNak, check_bytes, ndef_tlv
-from sim.world import SimTag
+from tabletap.sim.ntag import LAYOUTS, Ntag, TagNak, check_bytes, ndef_tlv
+from tabletap.sim.world import SimTag
 
 UID = bytes.fromhex("04a1b2c3d4e5f6")
 

@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from controller.ports import Poll, TagRead
-from controller.presence import PresenceTracker
-from sim.pn532.faults import FaultPlan
-from sim.pn532.soak import PollLoop
-from sim.world import SimTag
+from tabletap.controller.ports import Poll, TagRead
+from tabletap.controller.presence import PresenceTracker
+from tabletap.sim.pn532.faults import FaultPlan
+from tabletap.sim.pn532.soak import PollLoop
+from tabletap.sim.world import SimTag
 
 GOLD = "magic-keys/key/gold"
 UID = b"\x04\x01\x02\x03\x04\x05\x06"

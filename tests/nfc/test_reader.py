@@ -6,10 +6,10 @@ import time
 
 import pytest
 
-from controller.identity import decode_piece
-from controller.ports import Poll, ReaderUnavailable, TagRead, TagReader, TagWriteError
-from sim.ntag import ClassicCard
-from sim.world import SimTag
+from tabletap.controller.identity import decode_piece
+from tabletap.controller.ports import Poll, ReaderUnavailable, TagRead, TagReader, TagWriteError
+from tabletap.sim.ntag import ClassicCard
+from tabletap.sim.world import SimTag
 
 GOLD = "magic-keys/key/gold"
 PURPLE = "magic-keys/key/purple/1"

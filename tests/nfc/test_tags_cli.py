@@ -6,8 +6,8 @@ from collections import deque
 
 import yaml
 
-from controller.cli import main
-from controller.pieces import magic_keys, pieces_of
+from tabletap.controller.cli import main
+from tabletap.controller.pieces import magic_keys, pieces_of
 
 
 def run(capsys, *argv):
@@ -120,7 +120,7 @@ def test_enroll_stops_when_no_tag_comes_and_resumes(capsys, tmp_path):
 
 
 def test_enroll_refuses_the_same_tag_for_two_pieces(capsys, tmp_path):
-    from sim.pn532.hand import tag_from_spec
+    from tabletap.sim.pn532.hand import tag_from_spec
 
     first_tap = tag_from_spec("blank", 1000).uid.hex(":")  # the hand's first tapped tag
     registry = tmp_path / "uids.yaml"
@@ -191,14 +191,14 @@ def test_enroll_takes_mifare_classic_cards_by_uid(capsys, tmp_path):
 def test_registry_only_enrols_a_tag_whose_memory_does_not_answer(tmp_path):
     """A tag that lists but NAKs every READ (read-protected, or a card the SEL_RES does not
     give away) is announced with its error; --registry-only needs only its UID."""
-    from controller.config import ReaderConfig
-    from controller.identity import UidRegistry
-    from controller.tagging import Desk, Enrolment
-    from sim.clock import VirtualClock
-    from sim.ntag import TagNak
-    from sim.pn532.backend import build_reader
-    from sim.pn532.hand import Hand
-    from sim.world import SimTag, SimWorld
+    from tabletap.controller.config import ReaderConfig
+    from tabletap.controller.identity import UidRegistry
+    from tabletap.controller.tagging import Desk, Enrolment
+    from tabletap.sim.clock import VirtualClock
+    from tabletap.sim.ntag import TagNak
+    from tabletap.sim.pn532.backend import build_reader
+    from tabletap.sim.pn532.hand import Hand
+    from tabletap.sim.world import SimTag, SimWorld
 
     clock = VirtualClock()
     world = SimWorld(clock=clock)

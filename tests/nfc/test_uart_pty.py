@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from controller.config import ReaderConfig
-from controller.identity import decode_piece
-from controller.ports import ReaderUnavailable
-from hw.pn532 import build_i2c, build_spi, build_uart
-from sim.ntag import Ntag
-from sim.pn532.chip import Pn532Chip
-from sim.pn532.pty import PtyChip
-from sim.world import SimTag
+from tabletap.controller.config import ReaderConfig
+from tabletap.controller.identity import decode_piece
+from tabletap.controller.ports import ReaderUnavailable
+from tabletap.hw.pn532 import build_i2c, build_spi, build_uart
+from tabletap.sim.ntag import Ntag
+from tabletap.sim.pn532.chip import Pn532Chip
+from tabletap.sim.pn532.pty import PtyChip
+from tabletap.sim.world import SimTag
 
 
 @pytest.fixture

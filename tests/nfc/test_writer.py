@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.identity import decode_piece, encode_piece
-from controller.ports import TagWriteError, TagWriter
-from sim.world import SimTag
+from tabletap.controller.identity import decode_piece, encode_piece
+from tabletap.controller.ports import TagWriteError, TagWriter
+from tabletap.sim.world import SimTag
 
 
 def test_write_then_read_back(table):

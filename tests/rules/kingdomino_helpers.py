@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from controller.rules.kingdomino import ENGINE, KingdominoState
-from controller.rules.kingdomino.actions import Action
-from controller.rules.kingdomino.dominoes import Square
-from controller.rules.kingdomino.kingdom import CASTLE_SQUARE, Pos
-from controller.rules.kingdomino.kingdom_file import LETTERS
+from tabletap.controller.rules.kingdomino import ENGINE, KingdominoState
+from tabletap.controller.rules.kingdomino.actions import Action
+from tabletap.controller.rules.kingdomino.dominoes import Square
+from tabletap.controller.rules.kingdomino.kingdom import CASTLE_SQUARE, Pos
+from tabletap.controller.rules.kingdomino.kingdom_file import LETTERS
 
 LETTER = {k: v for k, v in LETTERS.items()}
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from controller.rules.base import Rejection
-from controller.rules.oversiege import ENGINE, OversiegeState
+from tabletap.controller.rules.base import Rejection
+from tabletap.controller.rules.oversiege import ENGINE, OversiegeState
 
 E = ENGINE
 

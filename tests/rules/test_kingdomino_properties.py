@@ -8,15 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.rules.base import Rejection
-from controller.rules.kingdomino import ENGINE, KingdominoState
-from controller.rules.kingdomino.actions import Action
-from controller.rules.kingdomino.dominoes import CASTLE
-from controller.rules.kingdomino.kingdom import bounds, is_treasure_corner
-from controller.rules.kingdomino.kingdom_file import parse_kingdom
-from controller.rules.kingdomino.scoring import score_kingdom
-from controller.rules.kingdomino.setup import domino_count
-from controller.rules.kingdomino.treasures import all_tokens
+from tabletap.controller.rules.base import Rejection
+from tabletap.controller.rules.kingdomino import ENGINE, KingdominoState
+from tabletap.controller.rules.kingdomino.actions import Action
+from tabletap.controller.rules.kingdomino.dominoes import CASTLE
+from tabletap.controller.rules.kingdomino.kingdom import bounds, is_treasure_corner
+from tabletap.controller.rules.kingdomino.kingdom_file import parse_kingdom
+from tabletap.controller.rules.kingdomino.scoring import score_kingdom
+from tabletap.controller.rules.kingdomino.setup import domino_count
+from tabletap.controller.rules.kingdomino.treasures import all_tokens
 
 GAMES = st.sampled_from([
     (["a", "b"], {}),

@@ -6,11 +6,15 @@ import copy
 
 import pytest
 
-from controller.rules.base import Rejection
-from controller.rules.kingdomino import ENGINE
-from controller.rules.kingdomino.actions import Action
-from controller.rules.kingdomino.dominoes import dominoes
-from controller.rules.kingdomino.kingdom import Placement, check_placement, legal_placements
+from tabletap.controller.rules.base import Rejection
+from tabletap.controller.rules.kingdomino import ENGINE
+from tabletap.controller.rules.kingdomino.actions import Action
+from tabletap.controller.rules.kingdomino.dominoes import dominoes
+from tabletap.controller.rules.kingdomino.kingdom import (
+    Placement,
+    check_placement,
+    legal_placements,
+)
 from tests.rules.kingdomino_helpers import act, grid, placing
 
 

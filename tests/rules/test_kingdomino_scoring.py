@@ -10,18 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from controller.rules.kingdomino.kingdom_file import (
+from tabletap.controller.rules.kingdomino.kingdom_file import (
     KingdomFileError,
     parse_kingdom,
     render_kingdom,
 )
-from controller.rules.kingdomino.scoring import (
+from tabletap.controller.rules.kingdomino.scoring import (
     PlacedGem,
     find_territories,
     score_kingdom,
     variant_bonuses,
 )
-from controller.rules.kingdomino.treasures import token_kinds
+from tabletap.controller.rules.kingdomino.treasures import token_kinds
 from tests.rules.kingdomino_helpers import grid
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "kingdoms"

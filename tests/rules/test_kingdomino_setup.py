@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from controller.rules.base import Rejection
-from controller.rules.kingdomino import ENGINE
-from controller.rules.kingdomino.actions import Action
-from controller.rules.kingdomino.treasures import all_tokens
+from tabletap.controller.rules.base import Rejection
+from tabletap.controller.rules.kingdomino import ENGINE
+from tabletap.controller.rules.kingdomino.actions import Action
+from tabletap.controller.rules.kingdomino.treasures import all_tokens
 from tests.rules.kingdomino_helpers import act, claim, confirm_all
 
 

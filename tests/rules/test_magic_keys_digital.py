@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from controller.rules.base import chance
-from controller.rules.magic_keys import ENGINE, EndTurn, Move, Pond, Roll, TryKey
+from tabletap.controller.rules.base import chance
+from tabletap.controller.rules.magic_keys import ENGINE, EndTurn, Move, Pond, Roll, TryKey
 
 from .test_magic_keys_support import event, game, kinds, outcome, play, rejected
 

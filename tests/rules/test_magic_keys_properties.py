@@ -15,8 +15,8 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.rules.base import Rejection
-from controller.rules.magic_keys import ENGINE, EndTurn, Move, Pond, Roll, TryKey
+from tabletap.controller.rules.base import Rejection
+from tabletap.controller.rules.magic_keys import ENGINE, EndTurn, Move, Pond, Roll, TryKey
 
 TRACK = ENGINE.track
 FACES = (1, 2, 3, 4, "moon", "moon")

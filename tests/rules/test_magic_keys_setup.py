@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from controller.rules import engine_for
-from controller.rules.base import Rejection
-from controller.rules.magic_keys import (
+from tabletap.controller.rules import engine_for
+from tabletap.controller.rules.base import Rejection
+from tabletap.controller.rules.magic_keys import (
     ENGINE,
     EndTurn,
     MagicKeysState,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from controller.rules.base import Outcome, Rejection
-from controller.rules.magic_keys import ENGINE, MagicKeysState
+from tabletap.controller.rules.base import Outcome, Rejection
+from tabletap.controller.rules.magic_keys import ENGINE, MagicKeysState
 
 # The example hidden setup from DESIGN.md: two fake keys per colour.
 FAKES = [

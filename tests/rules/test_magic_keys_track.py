@@ -8,7 +8,7 @@ from importlib import resources
 import pytest
 import yaml
 
-from controller.rules.magic_keys import (
+from tabletap.controller.rules.magic_keys import (
     MagicKeysEngine,
     Move,
     Roll,
@@ -17,7 +17,7 @@ from controller.rules.magic_keys import (
     parse_track,
 )
 
-TEXT = resources.files("controller.rules.magic_keys").joinpath("track.yaml").read_text()
+TEXT = resources.files("tabletap.controller.rules.magic_keys").joinpath("track.yaml").read_text()
 
 
 def edited(**changes: object) -> str:

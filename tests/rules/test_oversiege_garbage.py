@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.rules.base import Rejection
-from controller.rules.oversiege import ENGINE as E
-from controller.rules.oversiege.actions import KINDS
+from tabletap.controller.rules.base import Rejection
+from tabletap.controller.rules.oversiege import ENGINE as E
+from tabletap.controller.rules.oversiege.actions import KINDS
 
 SCALARS = (
     st.none() | st.booleans() | st.integers(-3, 2**70) | st.floats(allow_nan=True)

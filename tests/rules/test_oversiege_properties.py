@@ -12,10 +12,10 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.rules.base import Rejection
-from controller.rules.oversiege import ENGINE as E
-from controller.rules.oversiege import OversiegeState
-from controller.rules.oversiege.state import draw_count
+from tabletap.controller.rules.base import Rejection
+from tabletap.controller.rules.oversiege import ENGINE as E
+from tabletap.controller.rules.oversiege import OversiegeState
+from tabletap.controller.rules.oversiege.state import draw_count
 
 # How often the random player picks each kind of play, when one of that kind is legal: attacks
 # and keys are favoured so that games reach their end.

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from controller.rules import engine_for
-from controller.rules.base import Rejection
-from controller.rules.oversiege.state import draw_count
+from tabletap.controller.rules import engine_for
+from tabletap.controller.rules.base import Rejection
+from tabletap.controller.rules.oversiege.state import draw_count
 from tests.rules.oversiege_helpers import (
     E,
     armed,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import main
+from tabletap.controller.cli import main
 
 BAD = Path(__file__).parent / "bad"
 ROOT = Path(__file__).resolve().parents[2]

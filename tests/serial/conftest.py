@@ -4,7 +4,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from sim.board import SimBoard
+from tabletap.sim.board import SimBoard
 
 
 @pytest.fixture

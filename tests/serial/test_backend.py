@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from controller.adapters import build_outputs
-from controller.config import Config
-from controller.ports import InputEvent
-from firmware.board import DEFAULTS
-from hw.serial_link import ProtocolMismatch
-from hw.serial_link.backend import board_config
-from hw.serial_link.backend import build_outputs as serial_outputs
-from sim.board import SimBoard
-from sim.context import make_context
+from tabletap.controller.adapters import build_outputs
+from tabletap.controller.config import Config
+from tabletap.controller.ports import InputEvent
+from tabletap.firmware.board import DEFAULTS
+from tabletap.hw.serial_link import ProtocolMismatch
+from tabletap.hw.serial_link.backend import board_config
+from tabletap.hw.serial_link.backend import build_outputs as serial_outputs
+from tabletap.sim.board import SimBoard
+from tabletap.sim.context import make_context
 
 
 def test_the_serial_backend_under_sim_drives_the_firmware() -> None:
@@ -84,7 +84,8 @@ def test_tabletap_run_sim_plays_through_the_firmware(tmp_path: Path) -> None:
     config = tmp_path / "table.yaml"
     config.write_text(f"game: magic-keys\nplayers: [ana, ben]\nseed: 7\nbackend: serial\n"
                       f"state_dir: {tmp_path / 'state'}\n")
-    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--sim", "--config",
+    cli = [sys.executable, "-m", "tabletap.controller.cli"]
+    proc = subprocess.Popen([*cli, "run", "--sim", "--config",
                              str(config)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     watchdog = threading.Timer(60, proc.kill)

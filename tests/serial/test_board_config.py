@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from controller.adapters import build_outputs
-from controller.commands.doctor import check_chest
-from controller.config import Config
-from firmware import servo
-from hw.serial_link import ConfigRefused, LinkError
-from hw.serial_link.backend import BoardConfigError, check_board_config
-from sim.context import make_context
+from tabletap.controller.adapters import build_outputs
+from tabletap.controller.commands.doctor import check_chest
+from tabletap.controller.config import Config
+from tabletap.firmware import servo
+from tabletap.hw.serial_link import ConfigRefused, LinkError
+from tabletap.hw.serial_link.backend import BoardConfigError, check_board_config
+from tabletap.sim.context import make_context
 
 
 @pytest.mark.parametrize(("yaml", "key"), [

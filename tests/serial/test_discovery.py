@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from hw.serial_link import discovery
-from hw.serial_link.discovery import BoardNotFound, find_port
+from tabletap.hw.serial_link import discovery
+from tabletap.hw.serial_link.discovery import BoardNotFound, find_port
 
 
 def ports(*items: tuple[str, int | None, int | None]) -> list[SimpleNamespace]:

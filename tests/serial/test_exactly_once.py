@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-from firmware import servo
-from hw.serial_link import BoardLink
-from sim.board import SimBoard
+from tabletap.firmware import servo
+from tabletap.hw.serial_link import BoardLink
+from tabletap.sim.board import SimBoard
 
 CONFIG = {"min_us": 500, "max_us": 2500, "min_angle": -90, "max_angle": 90, "open_angle": 60,
           "closed_angle": -30, "travel_s": 0.2,

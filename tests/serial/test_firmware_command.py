@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import main
+from tabletap.controller.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULES = ["board.py", "clock.py", "inputs.py", "patterns.py", "protocol.py", "servo.py"]
@@ -20,7 +20,8 @@ MODULES = ["board.py", "clock.py", "inputs.py", "patterns.py", "protocol.py", "s
 def test_dry_run_prints_the_exact_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["firmware", "flash", "--port", "/dev/ttyACM7", "--dry-run"]) == 0
     words = capsys.readouterr().out.split()
-    assert words[1:6] == ["connect", "/dev/ttyACM7", "fs", "cp", str(ROOT / "firmware/board.py")]
+    board = str(ROOT / "tabletap/firmware/board.py")
+    assert words[1:6] == ["connect", "/dev/ttyACM7", "fs", "cp", board]
     copied = [Path(w).name for w in words[5:-3]]
     assert copied == MODULES + ["main.py"]  # main.py last; never the package's __init__.py
     assert words[-3:] == [":", "+", "reset"]
@@ -56,7 +57,8 @@ sys.exit({exit_code})
 
 def run_cli(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PATH=f"{folder}{os.pathsep}{os.environ.get('PATH', '')}")
-    return subprocess.run([sys.executable, "-m", "controller.cli", *args], capture_output=True,
+    cli = [sys.executable, "-m", "tabletap.controller.cli"]
+    return subprocess.run([*cli, *args], capture_output=True,
                           text=True, env=env, cwd=ROOT, timeout=60)
 
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import main
-from firmware import board as fwboard
-from hw.serial_link import BoardLink
-from sim.board import SimBoard
+from tabletap.controller.cli import main
+from tabletap.firmware import board as fwboard
+from tabletap.hw.serial_link import BoardLink
+from tabletap.sim.board import SimBoard
 from tests.serial.test_firmware_command import MODULES, fake_mpremote
 
 

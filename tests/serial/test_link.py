@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from controller.ports import InputEvent
-from firmware import protocol, servo
-from hw.serial_link import BoardLink, LinkError, ProtocolMismatch, probe
-from sim.board import SimBoard
+from tabletap.controller.ports import InputEvent
+from tabletap.firmware import protocol, servo
+from tabletap.hw.serial_link import BoardLink, LinkError, ProtocolMismatch, probe
+from tabletap.sim.board import SimBoard
 
 AMBER = ((255, 120, 0),) * 12
 CLOSED = servo.duty_u16(500 + 60 / 180 * 2000)  # -30 degrees with the default limits

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from firmware import servo
-from sim.scenario.model import load
-from sim.scenario.runner import ScenarioRun
+from tabletap.firmware import servo
+from tabletap.sim.scenario.model import load
+from tabletap.sim.scenario.runner import ScenarioRun
 
 DEMO = Path(__file__).parents[2] / "scenarios" / "magic-keys" / "demo-three-players.yaml"
 DUTY = {"open": servo.duty_u16(500 + 2000 * 150 / 180),  # 60 degrees on -90..90, 0.5-2.5 ms

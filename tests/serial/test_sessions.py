@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.ports import InputEvent
-from hw.serial_link import BoardLink, LinkCrashed, LinkError, Ticket
-from sim.board import SimBoard
+from tabletap.controller.ports import InputEvent
+from tabletap.hw.serial_link import BoardLink, LinkCrashed, LinkError, Ticket
+from tabletap.sim.board import SimBoard
 
 
 def link_to(board: SimBoard, host_timeout: float = 3.0, **cfg: object) -> BoardLink:

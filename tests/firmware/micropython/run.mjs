@@ -17,7 +17,7 @@ function copy(dir, target) {
     }
   }
 }
-copy(path.join(root, "firmware"), "/fw");
+copy(path.join(root, "tabletap", "firmware"), "/fw");
 copy(path.join(root, "tests", "firmware", "micropython"), "/checks");
 try {
   mp.runPython(`

@@ -1,5 +1,0 @@
-"""The simulated Pico: the firmware's own code behind a pseudo-terminal (DESIGN.md, "Serial")."""
-
-from sim.board.board import SimBoard
-
-__all__ = ["SimBoard"]

@@ -1,0 +1,49 @@
+"""Finding adapters by name through entry points, the way gpiozero finds its pin factories.
+
+controller never imports hw or sim: the config says `backend: gpio` or `transport: uart`, and
+whichever installed distribution registered that name under `tabletap.backends` or
+`tabletap.transports` provides the adapter. A new adapter needs no change here.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import entry_points
+from typing import Any
+
+from tabletap.controller.config import Config
+from tabletap.controller.ports import Outputs, TagReader
+
+BACKENDS = "tabletap.backends"
+TRANSPORTS = "tabletap.transports"
+
+
+class AdapterError(RuntimeError):
+    pass
+
+
+def _load(group: str, name: str) -> Any:
+    found = entry_points(group=group, name=name)
+    if not found:
+        known = sorted(ep.name for ep in entry_points(group=group))
+        raise AdapterError(
+            f"no adapter called {name!r} in {group} (installed: {', '.join(known) or 'none'}); "
+            "is tabletap installed (pip install -e .)?"
+        )
+    return next(iter(found)).load()
+
+
+def build_readers(config: Config, context: dict[str, Any]) -> dict[str, TagReader]:
+    """One reader per configured name; with `context["sim"]` every reader is simulated."""
+    readers: dict[str, TagReader] = {}
+    for name, cfg in config.readers.items():
+        transport = "sim" if context.get("sim") else cfg.transport
+        readers[name] = _load(TRANSPORTS, transport)(name, cfg, context)
+    return readers
+
+
+def build_outputs(config: Config, context: dict[str, Any]) -> Outputs:
+    return _load(BACKENDS, config.backend)(config, context)
+
+
+def available(group: str) -> list[str]:
+    return sorted(ep.name for ep in entry_points(group=group))

@@ -1,0 +1,32 @@
+"""What several sub-commands share: loading the config with a clear error, logging set-up."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from tabletap.controller.config import Config, load_config
+from tabletap.controller.yamlsource import SourceError
+
+
+def add_config_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", metavar="FILE",
+                        help="the table's YAML config (default: a simulated table, ./state)")
+
+
+def config_or_exit(args: argparse.Namespace) -> Config:
+    """The config, or exit 2 with `file:line: key: message` on stderr."""
+    try:
+        return load_config(args.config)
+    except SourceError as exc:
+        print(f"tabletap: config error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def setup_logging(level: str) -> None:
+    logging.basicConfig(
+        level=getattr(logging, level.upper()),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )

@@ -1,0 +1,61 @@
+"""`tabletap do ACTION [KEY=VALUE...]`: an action entered by hand at a running table.
+
+`tabletap do place domino=12 at=[2,3] facing=east` sends `{action: place, domino: 12, at: [2, 3],
+facing: east}` to the daemon, exactly like a scenario's `do:` step. Values are read as YAML.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+import yaml
+
+from tabletap.controller.commands.common import add_config_argument, config_or_exit
+from tabletap.controller.control import request, socket_path
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("do", help="enter an action by hand at the running table")
+    add_config_argument(p)
+    p.add_argument("action", help="the action, e.g. claim, place, discard, orient, move")
+    p.add_argument("fields", nargs="*", metavar="KEY=VALUE")
+    p.set_defaults(func=do)
+
+
+def parse_fields(action: str, fields: list[str]) -> dict[str, Any]:
+    data: dict[str, Any] = {"action": action}
+    for item in fields:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"{item!r}: expected KEY=VALUE")
+        data[key] = yaml.safe_load(value)
+    return data
+
+
+def do(args: argparse.Namespace) -> int:
+    config = config_or_exit(args)
+    try:
+        data = parse_fields(args.action, args.fields)
+    except (ValueError, yaml.YAMLError) as exc:
+        print(f"tabletap: {exc}", file=sys.stderr)
+        return 2
+    path = socket_path(config.state_dir)
+    try:
+        reply = request(path, {"do": data})
+    except TypeError as exc:  # a value YAML read as something JSON cannot carry (a date)
+        print(f"tabletap: {exc}; quote the value", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"tabletap: no table is running at {path} ({exc.strerror or exc})", file=sys.stderr)
+        return 2
+    if not reply.get("ok"):
+        print(f"tabletap: {reply.get('error')}", file=sys.stderr)
+        return 2
+    for text in reply.get("events", []):
+        print(text)
+    if reply.get("accepted") is False:
+        print(f"rejected ({reply.get('rejected')}): {reply.get('message')}")
+        return 1
+    return 0

@@ -1,0 +1,193 @@
+"""`tabletap tags read|write|enroll|check`: the maker's tag tools (docs/nfc.md).
+
+Each works on one reader from the config (`--reader`, default the config's `default_reader`)
+through the same adapter the daemon uses. `--sim` runs them against the emulated PN532 instead,
+with tags laid on it (`--sim-tag SPEC`) or tapped one after another by a simulated hand
+(`--sim-tap SPEC`); `enroll --sim` without taps is fed one blank tag per piece.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from tabletap.controller.adapters import AdapterError, build_readers
+from tabletap.controller.clock import SystemClock
+from tabletap.controller.config import Config, load_config
+from tabletap.controller.identity import Identifier, UidRegistry
+from tabletap.controller.pieces import GAMES, pieces_of
+from tabletap.controller.ports import ReaderUnavailable, TagReader, TagWriter
+from tabletap.controller.tagging import (
+    CheckReport,
+    Desk,
+    Enrolment,
+    TagJobError,
+    check_set,
+    write_piece,
+)
+from tabletap.controller.tagging import read_tags as read_now
+from tabletap.controller.yamlsource import SourceError
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("tags", help="read, write, enrol and check NFC tags")
+    sub = parser.add_subparsers(dest="tags_command", metavar="ACTION")
+    sub.required = True
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--config", metavar="FILE", help="tabletap config (default: built-in)")
+        p.add_argument("--reader", metavar="NAME", help="which reader (default: default_reader)")
+        p.add_argument("--registry", metavar="FILE", help="UID registry (default: from config)")
+        p.add_argument("--sim", action="store_true", help="use the emulated PN532")
+        p.add_argument("--sim-tag", action="append", default=[], metavar="SPEC",
+                       help="with --sim: a tag resting on the reader (piece id, blank, foreign, "
+                            "unformatted, classic, locked:PIECE, copy:PIECE)")
+        p.add_argument("--sim-tap", action="append", default=[], metavar="SPEC",
+                       help="with --sim: a tag tapped after the others (repeatable, in order)")
+
+    p = sub.add_parser("read", help="what is on the reader now")
+    common(p)
+    p.set_defaults(func=run_read)
+
+    p = sub.add_parser("write", help="program the tag on the reader with a piece id")
+    common(p)
+    p.add_argument("piece", help="piece id, e.g. magic-keys/key/purple/1")
+    p.add_argument("--force", action="store_true", help="overwrite a tag holding other data")
+    p.set_defaults(func=run_write)
+
+    for name, helptext, func in (
+        ("enroll", "walk through every piece of a game, tap by tap", run_enroll),
+        ("check", "which pieces of a set are present, missing or duplicated", run_check),
+    ):
+        p = sub.add_parser(name, help=helptext)
+        common(p)
+        p.add_argument("game", choices=sorted(GAMES))
+        p.add_argument("--deck", action="append", default=[], metavar="NAME",
+                       help="oversiege: a player's deck (repeatable; default red and blue)")
+        p.add_argument("--only", metavar="PREFIX", help="only piece ids starting with PREFIX")
+        p.set_defaults(func=func)
+    enroll = sub.choices["enroll"]
+    enroll.add_argument("--registry-only", action="store_true",
+                        help="enrol every tag by UID, writing nothing on it")
+    enroll.add_argument("--resume", action="store_true", help="skip pieces already enrolled")
+    enroll.add_argument("--timeout", type=float, default=300.0, metavar="SECONDS",
+                        help="give up when no tag comes for this long (default 300)")
+    sub.choices["check"].add_argument("--seconds", type=float, default=300.0,
+                                      help="listen this long at most (default 300)")
+
+
+class ConfigProblem(ValueError):
+    """The command line or config cannot work as given (exit 2)."""
+
+
+def say(line: str) -> None:
+    print(line, flush=True)
+
+
+def _open(args: argparse.Namespace, taps: list[str] | None = None) -> tuple[Desk, Config, Any]:
+    config = load_config(args.config)
+    name = args.reader or config.default_reader
+    if name not in config.readers:
+        raise TagJobError(f"no reader called {name!r} in the config "
+                          f"(it has {', '.join(config.readers) or 'none'})")
+    context: dict[str, Any] = {}
+    if args.sim:
+        context = {"sim": True,
+                   "sim_script": {"rest": args.sim_tag, "taps": taps or args.sim_tap}}
+    elif args.sim_tag or args.sim_tap:
+        raise TagJobError("--sim-tag and --sim-tap need --sim")
+    elif config.readers[name].transport == "sim":
+        # the built-in config's readers are emulated: without this a maker at a real reader
+        # would be told there is no tag on it
+        where = f"config {args.config}" if args.config else "the built-in config (no --config)"
+        raise ConfigProblem(
+            f"reader {name} in {where} is the emulator (transport: sim), not a PN532; pass "
+            "--config FILE with your reader's transport (uart, spi or i2c), or --sim to try "
+            "the emulator"
+        )
+    one = config.model_copy(update={"readers": {name: config.readers[name]}})
+    reader = build_readers(one, context)[name]
+    clock = context.get("clock") or SystemClock()
+    desk = Desk(reader, clock, say, config.poll.period, config.poll.miss_threshold)
+    return desk, config, reader
+
+
+def _registry(args: argparse.Namespace, config: Config) -> UidRegistry:
+    return UidRegistry.load(args.registry or config.registry_path())
+
+
+def _run(args: argparse.Namespace, job: Any) -> int:
+    """Run a job with the errors a maker can act on turned into one clear line: exit 1 when the
+    job failed at the reader, 2 when the command line or config is wrong."""
+    try:
+        return int(job())
+    except (TagJobError, ReaderUnavailable) as exc:
+        print(f"tabletap tags: {exc}", file=sys.stderr)
+        return 1
+    except (ValueError, SourceError, AdapterError) as exc:  # IdentityError: a bad piece id
+        print(f"tabletap tags: {exc}", file=sys.stderr)
+        return 2
+
+
+def _writer(reader: TagReader) -> TagWriter:
+    if not isinstance(reader, TagWriter):
+        raise TagJobError(f"reader {reader.name} cannot write tags")
+    return reader
+
+
+def run_read(args: argparse.Namespace) -> int:
+    def job() -> int:
+        desk, config, reader = _open(args)
+        try:
+            return read_now(desk, Identifier(_registry(args, config)))
+        finally:
+            reader.close()
+
+    return _run(args, job)
+
+
+def run_write(args: argparse.Namespace) -> int:
+    def job() -> int:
+        desk, _, reader = _open(args)
+        try:
+            say(write_piece(desk, _writer(reader), args.piece, force=args.force))
+            return 0
+        finally:
+            reader.close()
+
+    return _run(args, job)
+
+
+def run_enroll(args: argparse.Namespace) -> int:
+    def job() -> int:
+        pieces = pieces_of(args.game, tuple(args.deck), args.only)
+        taps = args.sim_tap or (["blank"] * len(pieces) if args.sim else None)
+        desk, config, reader = _open(args, taps)
+        try:
+            registry = _registry(args, config)
+            enrol = Enrolment(desk, _writer(reader), registry, args.registry_only, args.timeout)
+            return enrol.run(pieces, resume=args.resume)
+        finally:
+            reader.close()
+
+    return _run(args, job)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    def job() -> int:
+        pieces = pieces_of(args.game, tuple(args.deck), args.only)
+        taps = args.sim_tap or (pieces if args.sim else None)
+        desk, config, reader = _open(args, taps)
+        report = CheckReport(pieces)
+        try:
+            check_set(desk, Identifier(_registry(args, config)), report, args.seconds)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            reader.close()
+        for line in report.lines():
+            say(line)
+        return 0 if report.ok else 1
+
+    return _run(args, job)

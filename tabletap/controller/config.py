@@ -1,0 +1,192 @@
+"""The daemon's YAML config and its schema.
+
+Unknown keys are errors, not ignored: a misspelt `open_secnds` silently falling back to a default
+is exactly the bug a maker cannot find. Every error names the file, line and key.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from tabletap.controller.rules import engine_for
+from tabletap.controller.rules.base import Rejection
+from tabletap.controller.yamlsource import YamlDoc, load_file, load_text, validate
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ReaderConfig(Strict):
+    """One PN532 (or simulated) reader. Transport-specific keys are checked by the adapter."""
+
+    transport: Literal["uart", "spi", "i2c", "sim"] = "sim"
+    port: str | None = None  # uart: /dev/ttyS0 or a by-id path
+    baud: int = 115200
+    cs: str | None = None  # spi: chip-select board pin name, e.g. D5
+    address: int = 0x24  # i2c
+    reset_pin: str | None = None  # optional RSTPDN wiring
+    timeout: float = 0.05  # seconds the adapter waits for one frame
+
+
+SERVO_FRAME_SECONDS = 0.02  # 50 Hz, what hobby servos expect
+
+
+class ServoConfig(Strict):
+    """The latch servo. Angles are checked against the limits here, at load, so a typo can never
+    reach the servo as a command to drive past its end stops."""
+
+    pin: str | int = 18
+    min_pulse_width: float = Field(0.0005, gt=0)  # seconds
+    max_pulse_width: float = Field(0.0025, gt=0)
+    min_angle: float = -90
+    max_angle: float = 90
+    open_angle: float = 60
+    closed_angle: float = -30
+    # At most 2 s: on the GPIO wiring the daemon loop waits for the latch, and the readers go
+    # unpolled meanwhile (the Pico moves the servo itself and would allow up to 10 s).
+    travel_seconds: float = Field(0.5, ge=0, le=2)
+    # Stop the pulses once the latch has arrived: software PWM (lgpio on a Pi) jitters and makes
+    # a loaded servo buzz; a latch holds its position without power.
+    detach_after_travel: bool = False
+
+    @field_validator("max_pulse_width")
+    @classmethod
+    def _pulse_order(cls, value: float, info: ValidationInfo) -> float:
+        low = info.data.get("min_pulse_width")
+        if low is not None and value <= low:
+            raise ValueError(f"must be greater than min_pulse_width ({low})")
+        if value >= SERVO_FRAME_SECONDS:
+            raise ValueError(f"must be shorter than the {SERVO_FRAME_SECONDS * 1000:g} ms frame")
+        return value
+
+    @field_validator("max_angle")
+    @classmethod
+    def _angle_range(cls, value: float, info: ValidationInfo) -> float:
+        if value == info.data.get("min_angle"):
+            raise ValueError("must differ from min_angle")
+        return value
+
+    @field_validator("open_angle", "closed_angle")
+    @classmethod
+    def _within_limits(cls, value: float, info: ValidationInfo) -> float:
+        a, b = info.data.get("min_angle"), info.data.get("max_angle")
+        if a is not None and b is not None and not min(a, b) <= value <= max(a, b):
+            raise ValueError(f"{value:g} is outside the servo's limits [{a:g}, {b:g}]")
+        opened = info.data.get("open_angle")
+        if info.field_name == "closed_angle" and opened is not None and abs(value - opened) < 1:
+            raise ValueError("must be at least 1 degree from open_angle, or the latch never moves")
+        return value
+
+
+class ChestConfig(Strict):
+    open_seconds: float = Field(5.0, gt=0)  # relock this long after opening
+    servo: ServoConfig = ServoConfig()
+    lid_pin: str | int | None = None  # optional lid switch, closed = pressed
+
+
+class LightsConfig(Strict):
+    kind: Literal["rgb", "pwm", "neopixel"] = "rgb"
+    pins: list[str | int] = [12, 13, 19]
+    pixels: int = 12
+    active_high: bool = True  # False for a common-anode RGB LED (gpio backend)
+    feedback_seconds: float = Field(2.0, gt=0)  # how long accepted/rejected/fake show
+
+
+class SerialConfig(Strict):
+    port: str | None = None  # None: find the Pico by /dev/serial/by-id or USB VID:PID
+    baud: int = 115200
+    host_timeout: float = Field(3.0, ge=0.5, le=600)  # host silent this long: Pico locks, amber
+    # The Pico's own pins (GP numbers; the host sends them in its cfg command after hello).
+    servo_pin: int = Field(16, ge=0, le=29)
+    pixel_pin: int = Field(15, ge=0, le=29)
+    buttons: dict[str, int] = {"end-turn": 14, "roll": 13}
+    lid_pin: int | None = Field(None, ge=0, le=29)  # optional lid switch, closed = pressed
+    retry_seconds: float = Field(0.1, gt=0)  # resend an unacknowledged command after this long
+    hello_timeout: float = Field(5.0, gt=0)  # how long start-up waits for the board's hello
+
+
+class PollConfig(Strict):
+    period: float = Field(0.1, gt=0)
+    miss_threshold: int = Field(2, ge=1)  # clean misses in a row before a piece counts as lifted
+
+
+class Config(Strict):
+    game: str | None = None  # the game `tabletap run` starts when there is none to resume
+    players: list[str] = []
+    seed: int | None = None  # None: a fresh random seed each game (recorded in the journal)
+    options: dict[str, Any] = {}
+    setup: dict[str, Any] = {}
+    backend: Literal["sim", "gpio", "serial"] = "sim"
+    pin_factory: str | None = None  # gpiozero factory; GPIOZERO_PIN_FACTORY also works
+    readers: dict[str, ReaderConfig] = {"chest": ReaderConfig(), "pond": ReaderConfig()}
+    default_reader: str = "chest"
+    chest: ChestConfig = ChestConfig()
+    lights: LightsConfig = LightsConfig()
+    buttons: dict[str, str | int] = {"end-turn": 17, "roll": 27}
+    long_press_seconds: float = Field(1.0, gt=0)  # held this long, a press is a long press
+    button_bounce_seconds: float | None = Field(0.02, ge=0)  # gpio: ignore contact bounce
+    serial: SerialConfig = SerialConfig()
+    poll: PollConfig = PollConfig()
+    state_dir: str = "state"
+    uid_registry: str | None = None  # defaults to <state_dir>/uids.yaml
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+
+    def registry_path(self) -> Path:
+        return Path(self.uid_registry) if self.uid_registry else Path(self.state_dir) / "uids.yaml"
+
+
+def load_config(path: str | Path | None) -> Config:
+    """The config at `path`, or the defaults (a simulated table) when there is none."""
+    if path is None:
+        return Config()
+    return _checked(load_file(path))
+
+
+def parse_config(text: str, name: str = "<config>") -> Config:
+    return _checked(load_text(text, name))
+
+
+def _checked(doc: YamlDoc) -> Config:
+    config: Config = validate(doc, Config)
+    _check_game(doc, config)
+    return config
+
+
+def _check_game(doc: YamlDoc, config: Config) -> None:
+    """A game named in the config must start: a bad option is a config error with its line,
+    not a surprise when the family sits down."""
+    if config.game is None:
+        return
+    try:
+        engine = engine_for(config.game)
+    except Rejection as exc:
+        raise doc.error(("game",), exc.message) from None
+    if not config.players:
+        return  # given on the command line (`tabletap run --players`)
+
+    def starts(options: dict[str, Any], setup: dict[str, Any]) -> Rejection | None:
+        try:
+            engine.new_game(list(config.players), config.seed or 0, options, setup)
+        except Rejection as exc:
+            return exc
+        return None
+
+    problem = starts(config.options, config.setup)
+    if problem is None:
+        return
+    # Name the key the problem lies under: whichever part, left out, lets the game start.
+    if starts({}, config.setup) is None:
+        key = "options"
+    elif starts(config.options, {}) is None:
+        key = "setup"
+    else:
+        key = "players"
+    raise doc.error((key,), problem.message)
+
+
+def dump_defaults() -> dict[str, Any]:
+    return Config().model_dump()

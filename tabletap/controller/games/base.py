@@ -1,0 +1,106 @@
+"""The table layer of a game: from physical gestures to engine actions.
+
+An engine knows the rules; a GameTable knows the table: which reader a piece was tapped at, that
+an attack is two taps (projectile, then target), that a button means "end the turn". It holds only
+transient gesture state (a half-made gesture), which is never journaled: a restart simply forgets
+a half-made gesture, and the family taps again.
+
+Standard event kinds (controller.rules.base.Event.kind) the table session answers to:
+    chest-open   open the chest latch (it relocks after `chest.open_seconds` or on lid close)
+    fake         show the `fake` lights pattern
+    turn         data {"player": name}: whose turn it is now
+    win          data {"winners": [names]}: the win pattern, for good
+Any other kind is informational: printed in the play-by-play and the log.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabletap.controller.rules.base import JSON, Engine, Rejection
+
+
+@dataclass(frozen=True)
+class PiecePlaced:
+    """A piece arrived on a reader (identity already resolved to a piece id)."""
+
+    reader: str
+    piece: str
+
+
+@dataclass(frozen=True)
+class PieceLifted:
+    reader: str
+    piece: str
+
+
+@dataclass(frozen=True)
+class ButtonPressed:
+    name: str
+    long: bool = False
+
+
+@dataclass(frozen=True)
+class ManualAction:
+    """An action entered by hand (`do:` in a scenario, `tabletap do` at the console)."""
+
+    data: JSON
+
+
+TableInput = PiecePlaced | PieceLifted | ButtonPressed | ManualAction
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A gesture is half made (an attack waiting for its target): show `pending`, wait."""
+
+    message: str
+
+
+@dataclass
+class GameTable:
+    """Base class: subclasses set `game` and `engine` and override `interpret`.
+
+    `interpret` returns an engine action to apply, a Pending, or None when the input means
+    nothing for this game (a lift in Magic Keys, say); it raises Rejection for a wrong gesture.
+    It must not change the game state (it has none of its own to change) and must leave its
+    gesture state unchanged when it rejects, except to cancel the half-made gesture.
+    """
+
+    game: str = ""
+    engine: Engine[Any, Any] = field(default=None)  # type: ignore[assignment]
+    forced: dict[str, Any] = field(default_factory=dict)
+
+    def interpret(self, state: Any, event: TableInput, now: float) -> Any | Pending | None:
+        raise NotImplementedError
+
+    def expire(self, now: float) -> Rejection | None:
+        """Cancel a half-made gesture that timed out; the session shows the rejection."""
+        return None
+
+    def accepted(self, action: Any) -> None:
+        """The engine accepted `action`: a forced chance outcome it used is spent now (a
+        rejected press must not throw away a scenario's `roll:`)."""
+
+    def turn_count(self, state: Any) -> int | None:
+        """A number the turn lights show beside the player's colour, if the game has one."""
+        return None
+
+    def force(self, kind: str, value: Any) -> None:
+        """Fix the next chance outcome of `kind` (a scenario's `roll:` step, say)."""
+        self.forced[kind] = value
+
+    def piece_game(self, piece: str) -> str:
+        return piece.split("/", 1)[0]
+
+    def check_piece_game(self, piece: str) -> None:
+        """Reject a piece of another game with the same code in every game."""
+        if self.piece_game(piece) != self.piece_prefix():
+            raise Rejection(
+                "wrong-game",
+                f"{piece} belongs to another game; this table is playing {self.game}.",
+            )
+
+    def piece_prefix(self) -> str:
+        return self.game

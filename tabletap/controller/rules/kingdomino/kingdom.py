@@ -1,0 +1,135 @@
+"""A kingdom's geometry: where a domino may go, and which corners a placement opens to treasure.
+
+Positions are (row, col) relative to the castle at (0, 0), rows growing southwards and columns
+eastwards, so a kingdom never needs re-indexing as it grows in any direction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from tabletap.controller.rules.base import Rejection
+from tabletap.controller.rules.kingdomino.dominoes import CASTLE, Domino, Square
+
+Pos = tuple[int, int]
+Cells = Mapping[Pos, Square]
+
+FACINGS: dict[str, Pos] = {"north": (-1, 0), "east": (0, 1), "south": (1, 0), "west": (0, -1)}
+NEIGHBOURS: tuple[Pos, ...] = ((-1, 0), (0, 1), (1, 0), (0, -1))
+CASTLE_SQUARE = Square(CASTLE, 0)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a domino goes: its first-listed half on `at`, its second half one step `facing`."""
+
+    domino: int
+    at: Pos
+    facing: str
+
+    def squares(self) -> tuple[Pos, Pos]:
+        dr, dc = FACINGS[self.facing]
+        return self.at, (self.at[0] + dr, self.at[1] + dc)
+
+
+def bounds(cells: Iterable[Pos]) -> tuple[int, int, int, int]:
+    """(min row, max row, min col, max col)."""
+    rows = [p[0] for p in cells]
+    cols = [p[1] for p in cells]
+    return min(rows), max(rows), min(cols), max(cols)
+
+
+def _fits(box: tuple[int, int, int, int], new: tuple[Pos, Pos], size: int) -> bool:
+    rmin, rmax, cmin, cmax = box
+    rows = (new[0][0], new[1][0])
+    cols = (new[0][1], new[1][1])
+    return (
+        max(rmax, *rows) - min(rmin, *rows) < size
+        and max(cmax, *cols) - min(cmin, *cols) < size
+    )
+
+
+def _connects(cells: Cells, pos: Pos, half: Square, other: Pos) -> bool:
+    """Connection rule: a half touches the castle (wild) or a square of its own landscape."""
+    for dr, dc in NEIGHBOURS:
+        n = (pos[0] + dr, pos[1] + dc)
+        if n == other:
+            continue
+        sq = cells.get(n)
+        if sq is not None and (sq.terrain == CASTLE or sq.terrain == half.terrain):
+            return True
+    return False
+
+
+def check_placement(cells: Cells, size: int, domino: Domino, placement: Placement) -> None:
+    """Raise Rejection unless `placement` is legal for `domino` in this kingdom."""
+    a, b = placement.squares()
+    for pos in (a, b):
+        if pos in cells:
+            what = "the castle" if cells[pos].terrain == CASTLE else "a domino"
+            raise Rejection(
+                "occupied", f"Square {list(pos)} already holds {what}; choose an empty square."
+            )
+    if not _fits(bounds(cells), (a, b), size):
+        raise Rejection(
+            "too-big",
+            f"There the kingdom would no longer fit in {size}×{size} squares (castle included).",
+        )
+    if not (_connects(cells, a, domino.left, b) or _connects(cells, b, domino.right, a)):
+        raise Rejection(
+            "no-connection",
+            f"Domino {domino.number} must touch the castle or a matching landscape "
+            "along a side.",
+        )
+
+
+def legal_placements(cells: Cells, size: int, domino: Domino) -> list[Placement]:
+    """Every legal placement, in a stable order (row, col, facing)."""
+    rmin, rmax, cmin, cmax = bounds(cells)
+    out: list[Placement] = []
+    box = (rmin, rmax, cmin, cmax)
+    for r in range(rmax - size + 1, rmin + size):
+        for c in range(cmax - size + 1, cmin + size):
+            a = (r, c)
+            if a in cells:
+                continue
+            for facing, (dr, dc) in FACINGS.items():
+                b = (r + dr, c + dc)
+                if b in cells or not _fits(box, (a, b), size):
+                    continue
+                if _connects(cells, a, domino.left, b) or _connects(cells, b, domino.right, a):
+                    out.append(Placement(domino.number, a, facing))
+    return out
+
+
+def has_legal_placement(cells: Cells, size: int, domino: Domino) -> bool:
+    return bool(legal_placements(cells, size, domino))
+
+
+def corner_cells(corner: Pos) -> tuple[Pos, Pos, Pos, Pos]:
+    """The squares around a corner named by its north-west square, clockwise: nw, ne, se, sw."""
+    r, c = corner
+    return (r, c), (r, c + 1), (r + 1, c + 1), (r + 1, c)
+
+
+def is_treasure_corner(cells: Cells, corner: Pos) -> bool:
+    """Four squares of four different landscapes meet here (the castle is not a landscape)."""
+    squares = [cells.get(p) for p in corner_cells(corner)]
+    if any(sq is None or sq.terrain == CASTLE for sq in squares):
+        return False
+    return len({sq.terrain for sq in squares if sq is not None}) == 4
+
+
+def new_treasure_corners(cells: Cells, placed: Iterable[Pos]) -> list[Pos]:
+    """Corners whose 2×2 square of four different landscapes the placement just completed.
+
+    `cells` already holds the new squares; a corner counts only if one of its squares is new, so
+    a square completed earlier is never discovered twice.
+    """
+    found: set[Pos] = set()
+    for r, c in placed:
+        for corner in ((r - 1, c - 1), (r - 1, c), (r, c - 1), (r, c)):
+            if is_treasure_corner(cells, corner):
+                found.add(corner)
+    return sorted(found)

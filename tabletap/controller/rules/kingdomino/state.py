@@ -1,0 +1,158 @@
+"""Kingdomino's game state and its JSON form.
+
+The state is a plain dataclass the engine deep-copies before changing, so a rejected action
+leaves the caller's state exactly as it was. Everything in it is JSON-friendly; positions become
+[row, col] lists and squares [terrain, crowns].
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabletap.controller.rules.base import JSON, Rejection
+from tabletap.controller.rules.kingdomino.dominoes import Square
+from tabletap.controller.rules.kingdomino.kingdom import Pos
+from tabletap.controller.rules.kingdomino.scoring import PlacedGem
+
+COLOURS: tuple[str, ...] = ("pink", "yellow", "green", "blue")  # the base game's four kings
+STEPS = ("claim", "place", "treasure", "over")
+
+
+@dataclass
+class Kingdom:
+    cells: dict[Pos, Square]
+    gems: list[PlacedGem] = field(default_factory=list)
+    placed: list[int] = field(default_factory=list)  # dominoes in the kingdom, in play order
+    discards: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Slot:
+    """A domino laid out in a line, and the king standing on it (a king id like `pink/1`)."""
+
+    domino: int
+    king: str | None = None
+
+
+@dataclass
+class KingdominoState:
+    players: list[str]
+    seed: int
+    counter: int  # chance draws made so far (controller.rules.base.chance)
+    options: dict[str, bool]
+    size: int  # 5, or 7 in the Mighty Duel
+    colours: dict[str, str]  # player -> colour
+    kings: dict[str, str]  # king id -> owner
+    deck: list[int]  # dominoes still in the box, in the order they will come out (hidden)
+    line: list[Slot]  # the line whose dominoes are placed this round
+    next_line: list[Slot]  # the new line, claimed this round; empty in the last round
+    order: list[str]  # kings still to act this round; order[0] acts now
+    step: str  # what order[0]'s owner does now: claim, place, treasure; or over
+    round: int
+    kingdoms: dict[str, Kingdom]
+    face_up: list[str] = field(default_factory=list)  # gem tokens face up beside the box
+    bag: list[str] = field(default_factory=list)  # tokens still chest side up
+    reveals: int = 0  # tokens the table must turn gem side up (and tap) before play goes on
+    treasures: list[Pos] = field(default_factory=list)  # corners awaiting a gem
+    unconfirmed: list[int] = field(default_factory=list)  # dominoes of the new line not tapped
+    gem_winner: str | None = None  # five different gem types: the immediate victory
+    game: int = 1  # Dynasty: which of the three games
+    results: list[dict[str, list[int]]] = field(default_factory=list)  # Dynasty: per game,
+    # player -> [points, largest territory, crowns]
+
+
+def _pos(value: Any) -> Pos:
+    return (int(value[0]), int(value[1]))
+
+
+def kingdom_to_json(k: Kingdom) -> JSON:
+    return {
+        "cells": [[r, c, sq.terrain, sq.crowns] for (r, c), sq in sorted(k.cells.items())],
+        "gems": [
+            {
+                "kind": g.kind,
+                "token": g.token,
+                "corner": list(g.corner),
+                "quarters": list(g.quarters),
+            }
+            for g in k.gems
+        ],
+        "placed": list(k.placed),
+        "discards": list(k.discards),
+    }
+
+
+def kingdom_from_json(data: JSON) -> Kingdom:
+    return Kingdom(
+        cells={(int(r), int(c)): Square(str(t), int(n)) for r, c, t, n in data["cells"]},
+        gems=[
+            PlacedGem(g["kind"], _pos(g["corner"]), tuple(g["quarters"]), g["token"])
+            for g in data["gems"]
+        ],
+        placed=[int(n) for n in data["placed"]],
+        discards=[int(n) for n in data["discards"]],
+    )
+
+
+def state_to_json(s: KingdominoState) -> JSON:
+    return {
+        "game": "kingdomino",
+        "players": list(s.players),
+        "seed": s.seed,
+        "counter": s.counter,
+        "options": dict(s.options),
+        "size": s.size,
+        "colours": dict(s.colours),
+        "kings": dict(s.kings),
+        "deck": list(s.deck),
+        "line": [[slot.domino, slot.king] for slot in s.line],
+        "next_line": [[slot.domino, slot.king] for slot in s.next_line],
+        "order": list(s.order),
+        "step": s.step,
+        "round": s.round,
+        "kingdoms": {p: kingdom_to_json(k) for p, k in s.kingdoms.items()},
+        "face_up": list(s.face_up),
+        "bag": list(s.bag),
+        "reveals": s.reveals,
+        "treasures": [list(c) for c in s.treasures],
+        "unconfirmed": list(s.unconfirmed),
+        "gem_winner": s.gem_winner,
+        "dynasty_game": s.game,
+        "results": [dict(r) for r in s.results],
+    }
+
+
+def state_from_json(data: JSON) -> KingdominoState:
+    try:
+        if data.get("game") != "kingdomino":
+            raise ValueError("not a Kingdomino state")
+        state = KingdominoState(
+            players=list(data["players"]),
+            seed=int(data["seed"]),
+            counter=int(data["counter"]),
+            options={k: bool(v) for k, v in data["options"].items()},
+            size=int(data["size"]),
+            colours=dict(data["colours"]),
+            kings=dict(data["kings"]),
+            deck=[int(n) for n in data["deck"]],
+            line=[Slot(int(d), k) for d, k in data["line"]],
+            next_line=[Slot(int(d), k) for d, k in data["next_line"]],
+            order=list(data["order"]),
+            step=str(data["step"]),
+            round=int(data["round"]),
+            kingdoms={p: kingdom_from_json(k) for p, k in data["kingdoms"].items()},
+            face_up=list(data["face_up"]),
+            bag=list(data["bag"]),
+            reveals=int(data["reveals"]),
+            treasures=[_pos(c) for c in data["treasures"]],
+            unconfirmed=[int(n) for n in data["unconfirmed"]],
+            gem_winner=data["gem_winner"],
+            game=int(data["dynasty_game"]),
+            results=[{p: list(v) for p, v in r.items()} for r in data["results"]],
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise Rejection("bad-state", f"This is not a Kingdomino game state ({exc}).") from None
+    if state.step not in STEPS:
+        raise Rejection("bad-state", f"Unknown step {state.step!r} in a Kingdomino state.")
+    return state

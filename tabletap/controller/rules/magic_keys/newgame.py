@@ -1,0 +1,112 @@
+"""Starting a game: players, options and the secret choice of fake keys.
+
+On this set the servo latch, not the key's shape, decides whether a key opens the chest, so the
+three true and two fake keys of each colour are chosen afresh for every game from the seed (or
+forced by a scenario's `setup.fake_keys`, so tests know which keys are fake).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabletap.controller.rules.base import Rejection, chance
+from tabletap.controller.rules.magic_keys.state import DICE_COUNT, FOREST, MagicKeysState
+from tabletap.controller.rules.magic_keys.track import COLOURS, KEYS_PER_COLOUR, Track
+
+FAKES_PER_COLOUR = 2  # "There are three true keys and two fake keys in each color."
+DICE_MODES = ("physical", "digital")
+
+
+def _bad(message: str) -> Rejection:
+    return Rejection("bad-setup", message)
+
+
+def _check_players(players: Any) -> tuple[str, ...]:
+    if not isinstance(players, list | tuple) or not all(
+        isinstance(p, str) and p.strip() for p in players
+    ):
+        raise _bad("Players must be a list of names, like [ana, ben].")
+    if not 2 <= len(players) <= 4:
+        raise _bad(f"Magic Keys is for 2 to 4 players, not {len(players)}.")
+    if len(set(players)) != len(players):
+        raise _bad("Every player needs a different name.")
+    return tuple(players)
+
+
+def _check_options(options: Any) -> str:
+    options = {} if options is None else options
+    if not isinstance(options, dict):
+        raise _bad("Options must be a mapping, like {dice: digital}.")
+    unknown = sorted(set(options) - {"dice"})
+    if unknown:
+        raise _bad(f"Magic Keys has no option {', '.join(map(repr, unknown))}; it knows 'dice'.")
+    mode = options.get("dice", "physical")
+    if mode not in DICE_MODES:
+        raise _bad(f"The dice option must be 'physical' or 'digital', not {mode!r}.")
+    return mode
+
+
+def _check_fake_keys(fakes: Any, track: Track) -> tuple[str, ...]:
+    if not isinstance(fakes, list | tuple) or not all(isinstance(k, str) for k in fakes):
+        raise _bad("setup.fake_keys must be a list of keys, like [purple/4, purple/5, ...].")
+    unknown = [k for k in fakes if k not in track.keys]
+    if unknown:
+        raise _bad(
+            f"setup.fake_keys names {unknown[0]!r}, which is not a coloured key "
+            f"(purple/1 ... yellow/{KEYS_PER_COLOUR}; the golden key is always true)."
+        )
+    doubled = sorted({k for k in fakes if fakes.count(k) > 1})
+    if doubled:
+        raise _bad(f"setup.fake_keys lists {', '.join(doubled)} more than once.")
+    for colour in COLOURS:
+        count = sum(k.startswith(colour + "/") for k in fakes)
+        if count != FAKES_PER_COLOUR:
+            raise _bad(
+                f"setup.fake_keys needs exactly {FAKES_PER_COLOUR} {colour} keys, not {count}."
+            )
+    return tuple(k for k in track.keys if k in fakes)
+
+
+def _draw_fake_keys(seed: int, track: Track) -> tuple[str, ...]:
+    rng = chance(seed, 0, "fake-keys")
+    fakes = {
+        f"{colour}/{n}"
+        for colour in COLOURS
+        for n in rng.sample(range(1, KEYS_PER_COLOUR + 1), FAKES_PER_COLOUR)
+    }
+    return tuple(k for k in track.keys if k in fakes)
+
+
+def new_game(
+    track: Track, players: Any, seed: Any, options: Any, setup: Any
+) -> MagicKeysState:
+    """A fresh state; Rejection `bad-setup` names whatever is impossible."""
+    seats = _check_players(players)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise _bad(f"The seed must be a whole number, not {seed!r}.")
+    mode = _check_options(options)
+    setup = {} if setup is None else setup
+    if not isinstance(setup, dict):
+        raise _bad("Setup must be a mapping, like {fake_keys: [...]}.")
+    unknown = sorted(set(setup) - {"fake_keys"})
+    if unknown:
+        raise _bad(
+            f"Magic Keys has no setup entry {', '.join(map(repr, unknown))}; it knows 'fake_keys'."
+        )
+    if "fake_keys" in setup:
+        fakes = _check_fake_keys(setup["fake_keys"], track)
+    else:
+        fakes = _draw_fake_keys(seed, track)
+    return MagicKeysState(
+        players=seats,
+        seed=seed,
+        dice_mode=mode,
+        fake_keys=fakes,
+        places={k: FOREST for k in track.keys},
+        gems={p: 0 for p in seats},
+        chest=track.chest_gems,
+        current=0,
+        pawn=0 if mode == "digital" else None,
+        dice=DICE_COUNT,
+    )
+

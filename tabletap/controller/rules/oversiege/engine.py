@@ -1,0 +1,566 @@
+"""The Oversiege rules engine (rulebook: "Official Rules, last updated 12.16.2020").
+
+Every play is checked against the rulebook's sections (ORDER, TURNS, ARMAMENTS, PROJECTILES,
+REBUILD, KEY, BLOCKADE, GROUP PLAY) and the decisions written in docs/games/oversiege.md. A play
+is worked out on a deep copy of the state, so a rejection anywhere leaves the caller's state as
+it was, and an accepted play returns the copy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabletap.controller.rules.base import JSON, Event, Outcome, Rejection
+from tabletap.controller.rules.oversiege import actions as act
+from tabletap.controller.rules.oversiege.actions import Action
+from tabletap.controller.rules.oversiege.data import (
+    ARMAMENTS,
+    CHAMBER,
+    ENTRANCE,
+    PROJECTILES,
+    TOWERS,
+    Cards,
+    load_cards,
+)
+from tabletap.controller.rules.oversiege.pieces import Piece, castle_id, parse_piece
+from tabletap.controller.rules.oversiege.setup import build_state
+from tabletap.controller.rules.oversiege.state import HAND_KEPT, OversiegeState, Side, draw_count
+
+
+class OversiegeEngine:
+    name = "oversiege"
+
+    def __init__(self, cards: Cards | None = None) -> None:
+        self.cards = cards if cards is not None else load_cards()
+
+    # -- the Engine contract ------------------------------------------------------------------
+
+    def new_game(
+        self, players: list[str], seed: int, options: JSON, setup: JSON
+    ) -> OversiegeState:
+        state = build_state(players, seed, options, setup, self.cards)
+        side = state.sides[state.current]
+        state.drawn, _ = _draw(side, draw_count(side, self.cards))
+        return state
+
+    def apply(self, state: OversiegeState, action: Action) -> Outcome[OversiegeState, Action]:
+        if state.over:
+            raise Rejection("game-over", "The game is over; start a new one to play again.")
+        work = state.clone()
+        handler = {
+            "armament": self._armament,
+            "attack": self._attack,
+            "rebuild": self._rebuild,
+            "key": self._key,
+            "blockade": self._blockade,
+            "discard": self._discard,
+            "end-turn": self._end_turn,
+        }.get(action.kind)
+        if handler is None:
+            raise Rejection("bad-action", f"Oversiege has no play called {action.kind!r}.")
+        events = handler(work, action)
+        return Outcome(work, action, tuple(events))
+
+    def legal_actions(self, state: OversiegeState) -> list[Action]:
+        """Every play `apply` accepts now. The daemon does not know the hand, so every card
+        that may be in it (neither in play nor discarded) is offered."""
+        if state.over:
+            return []
+        out: list[Action] = []
+        for action in self._candidates(state):
+            try:
+                self.apply(state, action)
+            except Rejection:
+                continue
+            out.append(action)
+        return out
+
+    def state_to_json(self, state: OversiegeState) -> JSON:
+        return state.model_dump(mode="json")
+
+    def state_from_json(self, data: JSON) -> OversiegeState:
+        return OversiegeState.model_validate(data)
+
+    def action_to_json(self, action: Action) -> JSON:
+        return act.action_to_json(action)
+
+    def action_from_json(self, data: JSON) -> Action:
+        return act.action_from_json(data)
+
+    def public_view(self, state: OversiegeState, reveal: bool = False) -> JSON:
+        """Everything the engine knows is on the table; it never knows a hand's cards, so
+        `reveal` adds nothing."""
+        castles: dict[str, Any] = {}
+        for player in state.players:
+            side = state.sides[player]
+            castles[player] = {
+                "towers": {
+                    t.split("/")[1]: "standing" if side.standing(t) else "destroyed"
+                    for t in TOWERS
+                },
+                "entrance": "standing" if side.standing(ENTRANCE) else "destroyed",
+                "chamber": "open" if side.chamber_open else "closed",
+                "armaments": list(side.armaments),
+                "blockade": side.blockade,
+                "hand": side.hand,
+                "deck": side.deck,
+                "discard": list(side.discard),
+                "draws": draw_count(side, self.cards),
+                "out": side.chamber_open,
+            }
+        return {
+            "game": self.name,
+            "players": list(state.players),
+            "teams": [list(t) for t in state.teams] if state.bridge else None,
+            "first_crown_wins": state.first_crown_wins,
+            "turn": self.current_player(state),
+            "turn_number": state.turn_number,
+            "drawn": state.drawn,
+            "castles": castles,
+            "over": state.over,
+            "winners": list(state.winners),
+        }
+
+    def scores(self, state: OversiegeState) -> dict[str, int]:
+        """1 for every member of the winning side once the game is won, else 0."""
+        return {p: int(p in state.winners) for p in state.players}
+
+    def current_player(self, state: OversiegeState) -> str | None:
+        return None if state.over else state.current
+
+    def winners(self, state: OversiegeState) -> list[str]:
+        return list(state.winners)
+
+    def is_over(self, state: OversiegeState) -> bool:
+        return state.over
+
+    # -- checks shared with the table layer -----------------------------------------------------
+
+    def check_card(
+        self, state: OversiegeState, card: str, playing: bool = True
+    ) -> Piece:
+        """A card the current player may play (or, with `playing` false, discard) from hand
+        now; raises the reason it is not.
+
+        The table calls this on the first tap of a gesture, so a family hears "no catapult in
+        play" when they tap the stone rather than after they tap its target.
+        """
+        if state.over:
+            raise Rejection("game-over", "The game is over; start a new one to play again.")
+        piece = parse_piece(card, self.cards)
+        if piece.castle:
+            raise Rejection(
+                "not-a-play",
+                f"{card} is part of a castle: play a card from your hand first, then tap it.",
+            )
+        owner = self._known_deck(state, piece)
+        if owner != state.current:
+            raise Rejection(
+                "not-your-turn",
+                f"It is {state.current}'s turn; {card} belongs to {owner}'s deck.",
+            )
+        side = state.sides[owner]
+        if card in side.in_play():
+            raise Rejection("card-in-play", f"{card} is already in play, not in a hand.")
+        if card in side.discard:
+            raise Rejection(
+                "card-discarded",
+                f"{card} is in the discard pile; it comes back only when the pile is turned "
+                "over to become the deck.",
+            )
+        if side.hand <= HAND_KEPT and piece.part == "key":
+            raise Rejection(
+                "keep-two",
+                f"{owner} holds {side.hand} cards: a key among the two cards kept at the end of "
+                "a turn must wait for the following turn (TURNS); play it after the next draw.",
+            )
+        if side.hand <= HAND_KEPT:
+            raise Rejection(
+                "keep-two",
+                f"{owner} holds {side.hand} cards and must end the turn with two: "
+                "no more cards can be played or discarded this turn.",
+            )
+        if playing and piece.part in PROJECTILES:
+            needs = self.cards.projectiles[piece.part].armament
+            if not any(self._kind(a) == needs for a in side.armaments):
+                raise Rejection(
+                    "no-armament",
+                    f"A {piece.part} needs a {needs} in play; place one first.",
+                )
+        if playing and piece.part == "blockade" and side.blockade is not None:
+            raise Rejection(
+                "blockade-standing",
+                f"{owner}'s castle already has a blockade; a second one cannot be placed "
+                "until it is hit.",
+            )
+        return piece
+
+    def needs_targets(self, card: str) -> int:
+        """How many cards a play taps after the card itself (0 for one-tap plays)."""
+        part = parse_piece(card, self.cards).part
+        if part in PROJECTILES:
+            return self.cards.projectiles[part].hits
+        return 1 if part in ("rebuild", "key") else 0
+
+    # -- the plays ------------------------------------------------------------------------------
+
+    def _armament(self, state: OversiegeState, action: Action) -> list[Event]:
+        """ARMAMENTS: two in play at most; one may be discarded and replaced from hand."""
+        piece = self._hand_card(state, action, ARMAMENTS, "an armament")
+        side = state.sides[piece.deck]
+        events: list[Event] = []
+        if action.targets:
+            old = action.targets[0]
+            if old not in side.armaments:
+                raise Rejection(
+                    "not-your-armament",
+                    f"{old} is not one of {piece.deck}'s armaments in play, so it cannot be "
+                    "replaced.",
+                )
+            side.armaments.remove(old)
+            side.discard.append(old)
+            events.append(Event("discard", f"{old} goes to {piece.deck}'s discard pile.",
+                                {"player": piece.deck, "card": old}))
+        elif len(side.armaments) >= 2:
+            raise Rejection(
+                "armaments-full",
+                f"{piece.deck} already has two armaments in play; tap the new one, then the "
+                "one it replaces.",
+            )
+        side.armaments.append(piece.id)
+        side.hand -= 1
+        events.insert(0, Event("armament", f"{piece.deck} places {piece.id}.",
+                               {"player": piece.deck, "card": piece.id}))
+        return events
+
+    def _attack(self, state: OversiegeState, action: Action) -> list[Event]:
+        """PROJECTILES and BLOCKADE: fire from hand with the armament in play; the projectile
+        destroys a castle card with its red icon or an opponent's armament of its type; a
+        blockade takes the hit instead (a double also hits its second target)."""
+        piece = self._hand_card(state, action, PROJECTILES, "a projectile")
+        projectile = self.cards.projectiles[piece.part]
+        attacker = piece.deck
+        if len(action.targets) != projectile.hits:
+            raise Rejection(
+                "target-count",
+                f"A {piece.part} hits {projectile.hits} card(s); "
+                f"{len(action.targets)} target(s) were given.",
+            )
+        if len(set(action.targets)) != len(action.targets):
+            raise Rejection("same-target", "A double projectile needs two different targets.")
+        events = [Event("attack", f"{attacker} fires {piece.id}.",
+                        {"player": attacker, "card": piece.id})]
+        # A blockade named as a target is hit first, whatever order it was tapped in: "the
+        # blockade and another element" is one shot, not a race between the two.
+        blockades = {side.blockade for side in state.sides.values()}
+        for target in sorted(action.targets, key=lambda t: t not in blockades):
+            events.append(self._hit(state, attacker, piece.part, target))
+        side = state.sides[attacker]
+        side.hand -= 1
+        side.discard.append(piece.id)
+        return events
+
+    def _hit(self, state: OversiegeState, attacker: str, kind: str, target: str) -> Event:
+        victim, piece = self._check_hit(state, attacker, kind, target)
+        side = state.sides[victim]
+        if side.blockade is not None:
+            blockade = side.blockade
+            side.blockade = None
+            side.discard.append(blockade)
+            return Event("blockade-hit", f"{victim}'s blockade takes the hit and is discarded.",
+                         {"player": victim, "card": blockade, "aimed": target})
+        if piece.castle:
+            side.destroyed.append(piece.part)
+            return Event("destroyed", f"{victim}'s {piece.part} is destroyed.",
+                         {"player": victim, "card": target})
+        side.armaments.remove(target)
+        side.discard.append(target)
+        return Event("destroyed", f"{victim}'s {piece.part} is destroyed and discarded.",
+                     {"player": victim, "card": target})
+
+    def _check_hit(
+        self, state: OversiegeState, attacker: str, kind: str, target: str
+    ) -> tuple[str, Piece]:
+        """Whether a projectile may be aimed at `target`, blockade or not (an aim the rules
+        forbid is refused even behind a blockade); raises the reason it may not."""
+        projectile = self.cards.projectiles[kind]
+        victim, piece = self._opponent_card(state, attacker, target)
+        side = state.sides[victim]
+        if piece.castle:
+            if piece.part == CHAMBER:
+                raise Rejection(
+                    "chamber-not-attackable",
+                    "The chamber cannot be attacked: it is opened with the key once the towers "
+                    "and the entrance are down.",
+                )
+            if projectile.icon not in self.cards.red[piece.part]:
+                raise Rejection(
+                    "wrong-icon",
+                    f"{target} does not show the red {projectile.icon} icon, so a {kind} "
+                    "cannot destroy it.",
+                )
+            if not side.standing(piece.part):
+                raise Rejection("already-destroyed", f"{target} is already destroyed.")
+            if piece.part == ENTRANCE:
+                standing = [t for t in TOWERS if side.standing(t)]
+                if standing:
+                    raise Rejection(
+                        "towers-standing",
+                        f"All four towers must be destroyed before the entrance; "
+                        f"{victim}'s {_still_standing(standing)}.",
+                    )
+        elif target == side.blockade:
+            pass
+        elif target in side.armaments:
+            if self._kind(target) != projectile.armament:
+                raise Rejection(
+                    "wrong-icon",
+                    f"A {kind} destroys a {projectile.armament}, not a {self._kind(target)}.",
+                )
+        else:
+            raise Rejection(
+                "not-a-target",
+                f"{target} is not in play: a projectile hits a castle card, an armament or a "
+                "blockade.",
+            )
+        return victim, piece
+
+    def _rebuild(self, state: OversiegeState, action: Action) -> list[Event]:
+        """REBUILD: flip one destroyed tower or the entrance back; in bridge-style play a
+        partner's castle too (GROUP PLAY)."""
+        piece = self._hand_card(state, action, ("rebuild",), "a rebuild card")
+        player = piece.deck
+        target = self._one_target(action)
+        tp = parse_piece(target, self.cards)
+        owner = self._known_deck(state, tp)
+        if not tp.castle or tp.part == CHAMBER:
+            raise Rejection("not-rebuildable",
+                            f"{target} cannot be rebuilt: only a tower or the entrance can.")
+        if owner != player and (not state.bridge or state.is_opponent(player, owner)):
+            raise Rejection(
+                "not-partner",
+                f"{player} may rebuild only their own castle"
+                + (" or a partner's." if state.bridge else "."),
+            )
+        if not state.in_game(owner):
+            raise Rejection("player-out", f"{owner}'s crown is taken; their castle is out.")
+        side = state.sides[owner]
+        if side.standing(tp.part):
+            raise Rejection("not-destroyed", f"{target} is not destroyed; nothing to rebuild.")
+        side.destroyed.remove(tp.part)
+        mine = state.sides[player]
+        mine.hand -= 1
+        mine.discard.append(piece.id)
+        whose = "their" if owner == player else f"{owner}'s"
+        return [Event("rebuilt", f"{player} rebuilds {whose} {tp.part}.",
+                      {"player": player, "card": target})]
+
+    def _key(self, state: OversiegeState, action: Action) -> list[Event]:
+        """KEY and ORDER 3: the key opens a chamber whose towers and entrance are all down and
+        that no blockade shields; the crown is captured. TURNS: a key among the two cards kept
+        at the end of a turn waits for the following turn, so the key counts against the
+        two-card minimum like any card (it needs a third card in hand); it then stays in hand
+        (GROUP PLAY), so the hand size does not change."""
+        piece = self._hand_card(state, action, ("key",), "the key")
+        player = piece.deck
+        target = self._one_target(action)
+        victim, tp = self._opponent_card(state, player, target)
+        if tp.part != CHAMBER:
+            raise Rejection("not-a-chamber", "The key opens a chamber: tap the chamber card.")
+        side = state.sides[victim]
+        if side.blockade is not None:
+            raise Rejection(
+                "blockaded",
+                f"{victim}'s blockade stands: the key cannot open the chamber until it is hit.",
+            )
+        standing = [p for p in (*TOWERS, ENTRANCE) if side.standing(p)]
+        if standing:
+            raise Rejection(
+                "castle-standing",
+                f"The chamber opens only when every tower and the entrance are destroyed; "
+                f"{victim}'s {_still_standing(standing)}.",
+            )
+        side.chamber_open = True
+        events = [
+            Event("chest-open", f"{player} opens {victim}'s chamber and captures the crown!",
+                  {"player": player, "chamber": victim}),
+        ]
+        alive = [t for t in state.teams if any(state.in_game(p) for p in t)]
+        if state.first_crown_wins:
+            alive = [state.team_of(player)]
+        if len(alive) == 1:
+            state.winners = list(alive[0])
+            names = " and ".join(state.winners)
+            verb = "wins" if len(state.winners) == 1 else "win"
+            events.append(Event("win", f"{names} {verb} the siege!",
+                                {"winners": list(state.winners)}))
+        else:
+            events.append(Event("out", f"{victim} is out of the game.", {"player": victim}))
+        return events
+
+    def _blockade(self, state: OversiegeState, action: Action) -> list[Event]:
+        """BLOCKADE: placed in front of your own castle; one at a time (decision)."""
+        piece = self._hand_card(state, action, ("blockade",), "a blockade")
+        side = state.sides[piece.deck]
+        side.blockade = piece.id
+        side.hand -= 1
+        return [Event("blockade", f"{piece.deck} places a blockade.",
+                      {"player": piece.deck, "card": piece.id})]
+
+    def _discard(self, state: OversiegeState, action: Action) -> list[Event]:
+        """TURNS: any card may be discarded, as long as two stay in hand."""
+        if action.targets:
+            raise Rejection("bad-action", "A discard names one card and nothing else.")
+        if action.card is None:
+            raise Rejection("bad-action", "A discard needs the card.")
+        piece = self.check_card(state, action.card, playing=False)
+        side = state.sides[piece.deck]
+        side.hand -= 1
+        side.discard.append(piece.id)
+        return [Event("discard", f"{piece.deck} discards {piece.id}.",
+                      {"player": piece.deck, "card": piece.id})]
+
+    def _end_turn(self, state: OversiegeState, action: Action) -> list[Event]:
+        """TURNS: end with exactly two cards; the next player draws from their castle's blue
+        icons, turning the discard pile over when the deck runs out."""
+        if action.card is not None or action.targets:
+            raise Rejection("bad-action", "Ending the turn names no card.")
+        player = state.current
+        side = state.sides[player]
+        if side.hand > HAND_KEPT:
+            extra = side.hand - HAND_KEPT
+            raise Rejection(
+                "hand-too-full",
+                f"{player} holds {side.hand} cards: play or discard {extra} more before "
+                "ending the turn.",
+            )
+        n = len(state.players)
+        nxt = next(
+            i for i in ((state.turn + k) % n for k in range(1, n + 1))
+            if state.in_game(state.players[i])
+        )
+        state.turn = nxt
+        state.turn_number += 1
+        side = state.sides[state.current]
+        drawn, turned = _draw(side, draw_count(side, self.cards))
+        state.drawn = drawn
+        events = []
+        if turned:
+            events.append(Event("turnover", f"{state.current}'s discard pile becomes the deck.",
+                                {"player": state.current}))
+        events.append(Event("turn", f"{state.current}'s turn: draw {drawn}.",
+                            {"player": state.current, "draw": drawn}))
+        return events
+
+    # -- helpers --------------------------------------------------------------------------------
+
+    def _hand_card(
+        self, state: OversiegeState, action: Action, kinds: tuple[str, ...], what: str
+    ) -> Piece:
+        if action.card is None:
+            raise Rejection("bad-action", f"This play needs {what} card.")
+        piece = parse_piece(action.card, self.cards)
+        if piece.castle or piece.part not in kinds:
+            raise Rejection("wrong-card", f"{action.card} is not {what}.")
+        return self.check_card(state, action.card)
+
+    def _known_deck(self, state: OversiegeState, piece: Piece) -> str:
+        if piece.deck not in state.sides:
+            raise Rejection(
+                "unknown-deck",
+                f"No player has the {piece.deck} deck; players are {', '.join(state.players)}.",
+            )
+        return piece.deck
+
+    def _opponent_card(self, state: OversiegeState, player: str, target: str) -> tuple[str,
+                                                                                        Piece]:
+        piece = parse_piece(target, self.cards)
+        owner = self._known_deck(state, piece)
+        if owner == player:
+            raise Rejection("not-opponent", f"{target} is {player}'s own card.")
+        if not state.is_opponent(player, owner):
+            raise Rejection("not-opponent", f"{target} belongs to {owner}, {player}'s partner.")
+        if not state.in_game(owner):
+            raise Rejection("player-out", f"{owner}'s crown is taken; their cards are out.")
+        return owner, piece
+
+    def _one_target(self, action: Action) -> str:
+        if len(action.targets) != 1:
+            raise Rejection("target-count", "This play takes exactly one target card.")
+        return action.targets[0]
+
+    def _kind(self, card: str) -> str:
+        return card.split("/")[2]
+
+    def _aims(
+        self, state: OversiegeState, player: str, kind: str, targets: list[str]
+    ) -> list[str]:
+        aims = []
+        for target in targets:
+            try:
+                self._check_hit(state, player, kind, target)
+            except Rejection:
+                continue
+            aims.append(target)
+        return aims
+
+    def _candidates(self, state: OversiegeState) -> list[Action]:
+        player = state.current
+        side = state.sides[player]
+        loose = [c for c in self.cards.deck_cards(player)
+                 if c not in side.in_play() and c not in side.discard]
+        out: list[Action] = [Action("end-turn")]
+        out += [Action("discard", c) for c in loose]
+        targets: list[str] = []
+        chambers: list[str] = []
+        rebuildable: list[str] = []
+        for other in state.players:
+            o = state.sides[other]
+            parts = [castle_id(other, p) for p in (*TOWERS, ENTRANCE)]
+            if other in state.team_of(player):
+                rebuildable += parts
+            else:
+                targets += parts + o.in_play()
+                chambers.append(castle_id(other, CHAMBER))
+        for card in loose:
+            kind = self._kind(card)
+            if kind in ARMAMENTS:
+                out.append(Action("armament", card))
+                out += [Action("armament", card, (old,)) for old in side.armaments]
+            elif kind in PROJECTILES:
+                hits = self.cards.projectiles[kind].hits
+                aims = self._aims(state, player, kind, targets)
+                if hits == 1:
+                    out += [Action("attack", card, (t,)) for t in aims]
+                else:
+                    # a first hit can open the way for a second (the last tower, then the
+                    # entrance), so second aims are every aim or entrance; apply() judges.
+                    seconds = aims + [t for t in targets if t.endswith("/" + ENTRANCE)]
+                    out += [Action("attack", card, (a, b))
+                            for a in aims for b in dict.fromkeys(seconds) if a != b]
+            elif kind == "rebuild":
+                out += [Action("rebuild", card, (t,)) for t in rebuildable]
+            elif kind == "key":
+                out += [Action("key", card, (c,)) for c in chambers]
+            else:
+                out.append(Action("blockade", card))
+        return out
+
+
+def _still_standing(parts: list[str]) -> str:
+    return f"{', '.join(parts)} still {'stands' if len(parts) == 1 else 'stand'}"
+
+
+def _draw(side: Side, wanted: int) -> tuple[int, bool]:
+    """Draw up to `wanted` cards, turning the discard pile over when the deck is empty."""
+    drawn, turned = 0, False
+    while drawn < wanted:
+        if side.deck == 0:
+            if not side.discard:
+                break
+            side.deck, side.discard, turned = len(side.discard), [], True
+        take = min(wanted - drawn, side.deck)
+        side.deck -= take
+        side.hand += take
+        drawn += take
+    return drawn, turned

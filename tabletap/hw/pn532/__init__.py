@@ -1,0 +1,60 @@
+"""The PN532 reader adapter: transports `uart`, `spi` and `i2c` (entry points in pyproject.toml).
+
+Each factory builds a `Pn532Reader` without touching the hardware: the first poll makes first
+contact, so a reader missing at start is reported by supervision, not by a crash.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabletap.controller.clock import SystemClock
+from tabletap.controller.config import ReaderConfig
+from tabletap.hw.pn532.reader import Pn532Reader
+from tabletap.hw.pn532.transports import (
+    BusTransport,
+    ResetLine,
+    UartTransport,
+    blinka_i2c,
+    blinka_spi,
+    board_pin,
+    i2c_driver,
+    serial_opener,
+    spi_driver,
+)
+
+__all__ = ["Pn532Reader", "build_uart", "build_spi", "build_i2c"]
+
+
+def _reset(cfg: ReaderConfig) -> ResetLine | None:
+    if not cfg.reset_pin:
+        return None
+    name = cfg.reset_pin
+    return ResetLine(lambda: board_pin(name), SystemClock())
+
+
+def build_uart(name: str, cfg: ReaderConfig, context: dict[str, Any]) -> Pn532Reader:
+    if not cfg.port:
+        raise ValueError(f"reader {name}: transport uart needs `port:` (e.g. /dev/ttyS0)")
+    transport = UartTransport(
+        serial_opener(cfg.port, cfg.baud), cfg.timeout, _reset(cfg), f"uart {cfg.port}"
+    )
+    return Pn532Reader(name, transport)
+
+
+def build_spi(name: str, cfg: ReaderConfig, context: dict[str, Any]) -> Pn532Reader:
+    if not cfg.cs:
+        raise ValueError(f"reader {name}: transport spi needs `cs:` (a board pin such as D5)")
+    cs = cfg.cs
+    make = spi_driver(blinka_spi, lambda: board_pin(cs), (cfg.timeout, SystemClock()))
+    return Pn532Reader(
+        name, BusTransport(make, f"spi cs={cs}", reset=_reset(cfg)), call_timeout=cfg.timeout
+    )
+
+
+def build_i2c(name: str, cfg: ReaderConfig, context: dict[str, Any]) -> Pn532Reader:
+    make = i2c_driver(blinka_i2c, cfg.address, (cfg.timeout, SystemClock()))
+    return Pn532Reader(
+        name, BusTransport(make, f"i2c 0x{cfg.address:02x}", reset=_reset(cfg)),
+        call_timeout=cfg.timeout,
+    )

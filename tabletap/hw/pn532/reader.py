@@ -1,0 +1,474 @@
+"""The PN532 tag reader: the `TagReader` and `TagWriter` ports over the unmodified adafruit driver.
+
+One poll is one InListPassiveTarget for up to two targets (sent through the driver's own
+`call_function`, because `read_passive_target` asks for one and raises on two), then, for each
+tag not seen before, a read of its NDEF message (16-byte NTAG READs from page 3, so the capability
+container comes with the first read) and InRelease. A tag resting on the reader costs one short
+exchange per poll: its NDEF is cached by UID until it has been absent for a while. When a tag seen
+in the last few polls is missing, the poll lists again at once, up to `relists` (2) times (see
+`_relist`). A target whose SEL_RES says it is no NFC Forum type 2 tag (a MIFARE Classic, an
+ISO-DEP card) is reported by UID alone: its memory is not read.
+
+Failure handling follows the field reports (research/HARDWARE.md): a garbled reply (bad checksum,
+unexpected frame) is `Poll(garbled=True)`, never an empty field; a chip that does not answer is
+re-initialised on the next poll (it may have been power-cycled and lost its configuration; a reset
+pin, if wired, is pulsed only once it stayed silent `unavailable_after` polls), and only
+after `unavailable_after` silent polls in a row (or at once, if it never answered) does `poll` raise
+`ReaderUnavailable` so the daemon shows `reader-missing` and backs off. A new reader object never
+raises: the first contact happens in the first poll.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from adafruit_pn532.adafruit_pn532 import PN532, BusyError
+
+from tabletap.controller.ports import Poll, ReaderUnavailable, TagRead, TagWriteError
+from tabletap.hw.pn532.buswait import BusTimeout
+from tabletap.hw.pn532.framing import PortGone, ReplyTimeout
+from tabletap.hw.pn532.transports import Transport
+
+log = logging.getLogger("tabletap.pn532")
+
+IN_LIST_PASSIVE_TARGET = 0x4A
+IN_DATA_EXCHANGE = 0x40
+IN_RELEASE = 0x52
+RF_CONFIGURATION = 0x32
+COMM_TIMEOUT = 0x08  # RFConfiguration timeout code: 100 us * 2^(code-1) = 12.8 ms
+NTAG_READ = 0x30
+NTAG_WRITE = 0xA2
+
+# Capability container size byte -> the page holding the dynamic lock bytes (NTAG213/215/216)
+DYNAMIC_LOCK_PAGE = {0x12: 0x28, 0x3E: 0x82, 0x6D: 0xE2}
+
+# SEL_RES (SAK) bits of targets whose memory is not NFC Forum type 2 (NTAG READ would be NAK'd or
+# mean something else): MIFARE Classic/Plus (0x08, 0x10), ISO-DEP (0x20), NFC-DEP (0x40). NTAG21x
+# and MIFARE Ultralight answer 0x00.
+NOT_TYPE2 = 0x78
+
+GARBLED_ERRORS = (RuntimeError, IndexError, TypeError, ValueError, AssertionError)
+
+
+T = TypeVar("T")
+
+
+class NoAnswer(Exception):
+    """The chip said nothing (timeout, empty read, port gone)."""
+
+    def __init__(self, message: str, port_gone: bool = False) -> None:
+        super().__init__(message)
+        self.port_gone = port_gone
+
+
+class Garbled(Exception):
+    """The chip answered with something that cannot be trusted."""
+
+
+class TornRead(Exception):
+    """A tag stopped answering part-way through a read or write."""
+
+
+@dataclass
+class _Cached:
+    ndef: bytes | None
+    absent: int = 0
+
+
+class Pn532Reader:
+    """One PN532 on one transport. Implements TagReader and TagWriter."""
+
+    def __init__(
+        self,
+        name: str,
+        transport: Transport,
+        *,
+        max_targets: int = 2,
+        passive_retries: int = 1,
+        unavailable_after: int = 3,
+        forget_after: int = 20,
+        call_timeout: float = 1.0,
+        recheck: bool = True,
+        recheck_polls: int = 5,
+        relists: int = 2,
+    ) -> None:
+        if max_targets not in (1, 2):
+            raise ValueError("a PN532 lists one or two targets at a time")
+        self.name = name
+        self.transport = transport
+        self.max_targets = max_targets
+        self.passive_retries = passive_retries
+        self.unavailable_after = unavailable_after
+        self.forget_after = forget_after
+        self.call_timeout = call_timeout
+        self.recheck = recheck
+        # at least the daemon's miss_threshold: every miss that could count towards a removal
+        # gets its extra listings
+        self.recheck_polls = recheck_polls
+        self.relists = relists  # extra listings, at most, while a recently seen tag is missing
+        self._pn: PN532 | None = None
+        self._answered = False
+        self._failures = 0
+        self._cache: dict[bytes, _Cached] = {}
+        self._target: dict[bytes, int] = {}  # the tag a TagWriter call is working on
+        self._opaque: set[bytes] = set()  # UIDs listed with a SEL_RES that is not type 2
+        self.stats = {"polls": 0, "garbled": 0, "no_answer": 0, "reads": 0, "starts": 0}
+
+    # --- the wire ------------------------------------------------------------------------------
+    def _call(self, command: int, params: bytes | list[int], response_length: int) -> bytes:
+        pn = self._pn
+        if pn is None:
+            raise NoAnswer("the reader is not initialised")
+        try:
+            resp = pn.call_function(
+                command, response_length=response_length, params=params, timeout=self.call_timeout
+            )
+        except (ReplyTimeout, BusTimeout) as exc:
+            self._resync()
+            raise NoAnswer(str(exc)) from None
+        except BusyError as exc:
+            self._resync()
+            raise NoAnswer(f"empty read ({exc})") from None
+        except (OSError, PortGone) as exc:
+            raise NoAnswer(f"serial port failed ({exc})", port_gone=True) from None
+        except GARBLED_ERRORS as exc:
+            self._resync()
+            raise Garbled(" ".join(str(a) for a in exc.args) or type(exc).__name__) from None
+        if resp is None:
+            self._resync()
+            raise NoAnswer("no reply within the driver's timeout")
+        return bytes(resp)
+
+    def _resync(self) -> None:
+        try:
+            self.transport.drain()
+        except PortGone:
+            pass  # the next exchange finds out and reopens the port
+
+    def _start(self) -> None:
+        """Wake and configure the chip: the driver's constructor (wake-up, SAMConfiguration,
+        firmware check), then RFConfiguration MaxRetries so an empty field answers at once
+        instead of the chip's default of retrying for ever."""
+        self.stats["starts"] += 1
+        try:
+            reset = getattr(self.transport, "reset", None)
+            if reset is not None and self._failures >= self.unavailable_after:
+                # silent for `unavailable_after` polls: maybe hung, not merely a dropped reply
+                reset.pulse()
+            self._pn = self.transport.connect()
+            # MxRtyATR (default), MxRtyPSL (default), MxRtyPassiveActivation
+            self._call(RF_CONFIGURATION, [0x05, 0xFF, 0x01, self.passive_retries & 0xFF], 0)
+            # Timings: RFU, ATR_RES (default 0x0B), and the time the chip waits for a tag in
+            # InDataExchange. The default, 0x0A = 51.2 ms, outlasts the adapter's 50 ms frame
+            # timeout, so a tag leaving mid-read would look like a silent chip (ReplyTimeout and
+            # a drain); 0x08 = 12.8 ms gets the chip's own "tag gone" status (0x01) first.
+            self._call(RF_CONFIGURATION, [0x02, 0x00, 0x0B, COMM_TIMEOUT], 0)
+        except NoAnswer:
+            self._pn = None
+            raise
+        except BusTimeout as exc:
+            self._pn = None
+            raise NoAnswer(f"{self.transport.description}: {exc}") from None
+        except (OSError, PortGone) as exc:  # ReplyTimeout included: handled as port trouble only
+            self._pn = None  # when it is not a mere silence
+            gone = not isinstance(exc, ReplyTimeout)
+            if not gone:
+                self._resync()
+            raise NoAnswer(f"cannot reach {self.transport.description}: {exc}", gone) from None
+        except (BusyError, Garbled, *GARBLED_ERRORS) as exc:
+            # "Failed to detect the PN532", a missing ACK, "No I2C device at address", a garbled
+            # answer: whatever it was, the chip is not ready to poll
+            self._pn = None
+            self._resync()
+            detail = " ".join(str(a) for a in exc.args) or type(exc).__name__
+            raise NoAnswer(f"{self.transport.description}: {detail}") from None
+
+    def _failed(self, exc: Exception, port_gone: bool) -> Poll:
+        self._pn = None  # re-initialise on the next poll: the chip may have lost its settings
+        if port_gone:
+            self.transport.disconnect()
+        self._failures += 1
+        self.stats["no_answer"] += 1
+        if not self._answered or self._failures >= self.unavailable_after:
+            raise ReaderUnavailable(
+                f"reader {self.name} ({self.transport.description}) does not answer: {exc}"
+            )
+        return Poll(garbled=True)
+
+    def firmware_version(self) -> tuple[int, ...] | None:
+        """GetFirmwareVersion (IC, Ver, Rev, Support), for `tabletap doctor`; None when the chip
+        is not reachable now."""
+        try:
+            if self._pn is None:
+                self._start()
+            return tuple(self._call(0x02, b"", 4)[:4])
+        except (NoAnswer, Garbled):
+            return None
+
+    # --- polling -------------------------------------------------------------------------------
+    def poll(self) -> Poll:
+        self.stats["polls"] += 1
+        self._target = {}
+        try:
+            if self._pn is None:
+                self._start()
+            targets = self._list_targets()
+            for _ in range(self.relists if self.recheck else 0):
+                if not self._missing(targets):
+                    break
+                targets = self._relist(targets)
+        except NoAnswer as exc:
+            return self._failed(exc, exc.port_gone)
+        except Garbled as exc:
+            self.stats["garbled"] += 1
+            log.debug("reader %s: garbled reply (%s)", self.name, exc)
+            return Poll(garbled=True)
+        self._failures = 0
+        self._answered = True
+        before = self.stats["reads"]
+        reads = tuple(self._tag(tg, uid) for tg, uid in targets)
+        if self.stats["reads"] != before:  # tags that were read are let go; resting ones need
+            try:  # nothing, as the next InListPassiveTarget starts afresh anyway
+                self._call(IN_RELEASE, [0x00], 1)
+            except (NoAnswer, Garbled):
+                pass
+        self._age_cache({uid for _, uid in targets})
+        return Poll(reads)
+
+    def _missing(self, targets: list[tuple[int, bytes]]) -> bool:
+        """Whether a tag seen in the last `recheck_polls` polls is missing from this listing."""
+        listed = {uid for _, uid in targets}
+        return any(
+            c.absent < self.recheck_polls and uid not in listed for uid, c in self._cache.items()
+        )
+
+    def _relist(self, first: list[tuple[int, bytes]]) -> list[tuple[int, bytes]]:
+        """List again at once: a resting tag that skipped one activation (the field fades, the
+        tag is slow to wake) answers the next, a lifted one does not. With two extra listings a
+        phantom miss needs three failed activations in a row, which is what lets the daemon
+        count a lift after only two such polls (docs/nfc.md). The later listing names the active
+        targets; a tag only the earlier saw is kept if it needs no read."""
+        again = self._list_targets()
+        listed = {uid for _, uid in again}
+        kept = [(0, uid) for _, uid in first if uid not in listed and uid in self._cache]
+        return again + kept[: max(0, self.max_targets - len(again))]
+
+    def _list_targets(self) -> list[tuple[int, bytes]]:
+        resp = self._call(IN_LIST_PASSIVE_TARGET, [self.max_targets, 0x00], 1 + 15 * 2)
+        if not resp:
+            raise Garbled("empty InListPassiveTarget reply")
+        count, i, found = resp[0], 1, []
+        if count > self.max_targets:
+            raise Garbled(f"{count} targets reported, {self.max_targets} asked for")
+        for _ in range(count):
+            # Tg, SENS_RES (2), SEL_RES, NFCID length, NFCID (ATS follows for ISO14443-4 cards)
+            if i + 5 > len(resp):
+                raise Garbled("truncated target data")
+            tg, sel_res, uid_len = resp[i], resp[i + 3], resp[i + 4]
+            uid = resp[i + 5 : i + 5 + uid_len]
+            if uid_len not in (4, 7, 10) or len(uid) != uid_len:
+                raise Garbled(f"implausible UID length {uid_len}")
+            i += 5 + uid_len
+            if sel_res & 0x20:  # ISO14443-4 target: skip its ATS
+                if i >= len(resp):
+                    raise Garbled("truncated ATS")
+                i += resp[i]
+            if sel_res & NOT_TYPE2:
+                self._opaque.add(bytes(uid))
+            found.append((tg, bytes(uid)))
+        return found
+
+    def _tag(self, tg: int, uid: bytes) -> TagRead:
+        cached = self._cache.get(uid)
+        if cached is not None:
+            cached.absent = 0
+            return TagRead(uid, cached.ndef)
+        if uid in self._opaque:
+            # a MIFARE Classic or an ISO-DEP card: no NTAG memory to read (a READ is NAK'd and
+            # would look like a torn read for ever); only the UID registry can name it
+            self._cache[uid] = _Cached(None)
+            return TagRead(uid, None)
+        try:
+            ndef = self._read_ndef(tg)
+        except TornRead as exc:
+            return TagRead(uid, None, error=str(exc))
+        self._cache[uid] = _Cached(ndef)
+        return TagRead(uid, ndef)
+
+    def _age_cache(self, present: set[bytes]) -> None:
+        for uid in list(self._cache):
+            if uid in present:
+                continue
+            entry = self._cache[uid]
+            entry.absent += 1
+            if entry.absent >= self.forget_after:
+                del self._cache[uid]
+                self._opaque.discard(uid)
+
+    # --- NTAG memory ---------------------------------------------------------------------------
+    def _read16(self, tg: int, page: int) -> bytes:
+        self.stats["reads"] += 1
+        try:
+            resp = self._call(IN_DATA_EXCHANGE, [tg, NTAG_READ, page & 0xFF], 17)
+        except (NoAnswer, Garbled) as exc:
+            raise TornRead(f"read of page {page} failed: {exc}") from None
+        if not resp or resp[0] != 0x00:
+            status = resp[0] if resp else -1
+            raise TornRead(f"the tag stopped answering (page {page}, status 0x{status:02x})")
+        if len(resp) != 17:
+            raise TornRead(f"short read of page {page} ({len(resp) - 1} bytes)")
+        return resp[1:]
+
+    def _read_ndef(self, tg: int) -> bytes | None:
+        """The NDEF message in the tag's TLV area: b"" for an empty (blank) one, None for a tag
+        that is not NDEF-formatted at all (only its UID can name it). A TLV whose length runs
+        past the tag's capacity is returned clipped, so decoding calls it corrupt."""
+        head = self._read16(tg, 3)
+        cc, data = head[:4], bytearray(head[4:])
+        if cc[0] != 0xE1:
+            return None
+        capacity = cc[2] * 8
+
+        def need(n: int) -> None:
+            while len(data) < min(n, capacity):
+                data.extend(self._read16(tg, 4 + len(data) // 4))
+
+        i = 0
+        while i < capacity:
+            need(i + 4)
+            tlv_type = data[i]
+            if tlv_type == 0x00:  # NULL TLV
+                i += 1
+                continue
+            if tlv_type == 0xFE:  # terminator before any NDEF TLV
+                return b""
+            length, header = data[i + 1], 2
+            if length == 0xFF:
+                length, header = (data[i + 2] << 8) | data[i + 3], 4
+            if tlv_type == 0x03:
+                need(i + header + length)
+                return bytes(data[i + header : min(i + header + length, capacity)])
+            i += header + length
+        return b""
+
+    # --- TagWriter -----------------------------------------------------------------------------
+    def _ready_target(self, uid: bytes) -> int:
+        """The logical target number of the tag with `uid`, from a fresh InListPassiveTarget."""
+        last: Exception | None = None
+        for _ in range(3):
+            try:
+                if self._pn is None:
+                    self._start()
+                for tg, found in self._list_targets():
+                    if found == uid:
+                        return tg
+                raise TagWriteError("absent", f"tag {uid.hex(':')} is not on reader {self.name}")
+            except NoAnswer as exc:
+                self._pn = None
+                if exc.port_gone:
+                    self.transport.disconnect()
+                last = exc
+            except Garbled as exc:
+                last = exc
+        raise TagWriteError("io", f"reader {self.name} does not answer properly: {last}")
+
+    def _retry(self, uid: bytes, action: str, fn: Callable[[int], T]) -> T:
+        """Run `fn(tg)` on the tag, listing it afresh only when an attempt was torn."""
+        last: Exception | None = None
+        tg = self._target.get(uid)
+        if tg is None:
+            tg = self._ready_target(uid)
+            self._target = {uid: tg}
+        if uid in self._opaque:
+            raise TagWriteError(
+                "unformatted",
+                "not an NFC Forum type 2 tag (its SEL_RES says MIFARE Classic or ISO-DEP): its "
+                "memory cannot be read or written here; enrol it by UID with `tabletap tags "
+                "enroll`",
+            )
+        for _ in range(3):
+            if tg is None:
+                tg = self._ready_target(uid)
+                self._target = {uid: tg}
+            try:
+                return fn(tg)
+            except TornRead as exc:
+                last, tg = exc, None
+                self._target = {}
+        raise TagWriteError("io", f"{action} of tag {uid.hex(':')} failed: {last}")
+
+    def read_ndef(self, uid: bytes) -> bytes | None:
+        self._cache.pop(uid, None)
+        self._target = {}
+        return self._retry(uid, "reading", self._read_ndef)
+
+    def is_locked(self, uid: bytes) -> bool:
+        self._target = {}
+        return bool(self._retry(uid, "checking the locks", self._locked))
+
+    def _locked(self, tg: int) -> bool:
+        head = self._read16(tg, 2)  # pages 2-5: static lock bytes, then the CC
+        lock0, lock1, cc = head[2], head[3], head[4:8]
+        if cc[0] == 0xE1 and cc[3] & 0x0F:  # CC write access: 0x0 granted, anything else not
+            return True
+        if lock0 & 0xF0 or lock1:  # L4..L7, L8..L15: user pages 4-15
+            return True
+        dyn = DYNAMIC_LOCK_PAGE.get(cc[2])
+        if dyn is not None:
+            dyn_bytes = self._read16(tg, dyn)[:3]
+            if any(dyn_bytes):
+                return True
+        return False
+
+    def write_ndef(self, uid: bytes, message: bytes) -> None:
+        self._cache.pop(uid, None)
+        if self.is_locked(uid):  # lists the tag; the pages below reuse its target number
+            raise TagWriteError("locked", f"tag {uid.hex(':')} is locked (read-only)")
+        cc = self._retry(uid, "reading the capability container",
+                         lambda tg: self._read16(tg, 3)[:4])
+        if cc[0] != 0xE1:
+            raise TagWriteError(
+                "unformatted",
+                "the tag is not NDEF-formatted (no capability container); format it as NDEF "
+                "with a phone app first, or enrol it by UID with `tabletap tags enroll`",
+            )
+        capacity = cc[2] * 8
+        if len(message) < 0xFF:
+            tlv = bytes([0x03, len(message)]) + message + b"\xfe"
+            first_empty = bytes([0x03, 0x00])
+        else:
+            tlv = bytes([0x03, 0xFF, len(message) >> 8, len(message) & 0xFF]) + message + b"\xfe"
+            first_empty = bytes([0x03, 0xFF, 0x00, 0x00])
+        if len(tlv) > capacity:
+            raise TagWriteError("full", f"{len(tlv)} bytes do not fit the tag's {capacity}")
+        tlv += bytes(-len(tlv) % 4)
+        pages = [tlv[i : i + 4] for i in range(0, len(tlv), 4)]
+        # An interrupted write must leave an empty message, never half of one: the first page
+        # goes in with a zero length, the rest follows, and the real length comes last.
+        first = first_empty + pages[0][len(first_empty) :]
+        self._write_page(uid, 4, first)
+        for n, page in enumerate(pages[1:], start=5):
+            self._write_page(uid, n, page)
+        self._write_page(uid, 4, pages[0])
+
+    def _write_page(self, uid: bytes, page: int, data: bytes) -> None:
+        def write(tg: int) -> None:
+            try:
+                resp = self._call(IN_DATA_EXCHANGE, bytes([tg, NTAG_WRITE, page]) + data, 1)
+            except (NoAnswer, Garbled) as exc:
+                raise TornRead(f"write of page {page} failed: {exc}") from None
+            if not resp or resp[0] == 0x01:
+                raise TornRead(f"the tag stopped answering while page {page} was written")
+            if resp[0] != 0x00:
+                raise TagWriteError(
+                    "locked", f"the tag refused page {page} (status 0x{resp[0]:02x})"
+                )
+
+        self._retry(uid, f"writing page {page}", write)
+
+    def close(self) -> None:
+        self._pn = None
+        self.transport.disconnect()

@@ -1,0 +1,78 @@
+"""The simulator as `tabletap run --sim` uses it: a world, its clock, and a typed console.
+
+The console lets a developer (or a test) play at a simulated table in real time by typing lines:
+    tap PIECE [READER]      place a piece's tag, lift it half a second later
+    place PIECE [READER]    leave it on the reader
+    remove PIECE [READER]
+    press NAME | hold NAME  a button, short or long
+    roll FACE...            fix the next digital dice roll
+    unplug READER | plug READER
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+from tabletap.controller.ports import Clock
+from tabletap.sim.clock import VirtualClock
+from tabletap.sim.world import SimTag, SimWorld
+
+TAP_SECONDS = 0.5
+
+
+def make_context(clock: Clock | None = None) -> dict[str, Any]:
+    """A fresh simulated table; `clock` defaults to virtual time (the scenario runner's)."""
+    world = SimWorld(clock=clock or VirtualClock())  # type: ignore[arg-type]
+    return {"sim": True, "world": world, "clock": world.clock}
+
+
+class Simulator:
+    def __init__(self, clock: Clock, default_reader: str = "chest") -> None:
+        self.context = make_context(clock)
+        self.world: SimWorld = self.context["world"]
+        self.default_reader = default_reader
+        self._lifts: list[tuple[float, str, bytes]] = []
+
+    def tick(self, now: float) -> None:
+        due = [lift for lift in self._lifts if lift[0] <= now]
+        for lift in due:
+            self._lifts.remove(lift)
+            self.world.remove(lift[1], lift[2])
+
+    def command(self, line: str, table: Any) -> str:
+        """Apply one console line; returns a short answer (a typo never ends the daemon)."""
+        try:
+            return self._command(line, table)
+        except ValueError as exc:
+            return f"? {exc}"
+
+    def _command(self, line: str, table: Any) -> str:
+        words = shlex.split(line)
+        if not words:
+            return ""
+        verb, rest = words[0], words[1:]
+        now = self.world.clock.now()
+        if verb in ("tap", "place", "remove") and rest:
+            reader = rest[1] if len(rest) > 1 else self.default_reader
+            tag = SimTag.for_piece(rest[0]) if "/" in rest[0] else None
+            if tag is None:
+                return f"? {rest[0]!r} is not a piece id"
+            if verb == "remove":
+                return "lifted" if self.world.remove(reader, tag.uid) else "? not on that reader"
+            self.world.place(reader, tag)
+            if verb == "tap":
+                self._lifts.append((now + TAP_SECONDS, reader, tag.uid))
+            return f"{verb} {rest[0]} at {reader}"
+        if verb in ("press", "hold") and len(rest) == 1:
+            self.world.press(rest[0], long=verb == "hold")
+            return f"{verb} {rest[0]}"
+        if verb == "roll" and rest:
+            faces = [int(f) if f.isdigit() else f for f in rest]
+            table.force("roll", faces)
+            return f"next roll: {faces}"
+        if verb in ("unplug", "plug") and len(rest) == 1:
+            (self.world.missing_readers.add if verb == "unplug"
+             else self.world.missing_readers.discard)(rest[0])
+            return f"{verb} {rest[0]}"
+        return f"? unknown command {line!r} (tap, place, remove, press, hold, roll, unplug, plug)"

@@ -1,0 +1,142 @@
+"""The wire between host and chip: a serial-port object the real driver and adapter talk to.
+
+It has what `adafruit_pn532.uart` and tabletap's frame-exact wrapper use of `serial.Serial`
+(`write`, `read`, `in_waiting`, `reset_input_buffer`, `timeout`, `baudrate`, `close`), with the
+timing of a real UART: every byte takes 10 bits at the baud rate (8N1), the chip answers after its
+own processing time (timing.yaml), and `read` blocks up to `timeout` for bytes still on the wire.
+
+Time comes from an injected clock. With the simulator's VirtualClock a blocking read advances
+virtual time instead of waiting, so a scenario's ten minutes take seconds and every figure it
+reports (tap-to-event latency, poll period) is in the same virtual time as the game. With the
+system clock (`bench/nfc.py`) the same code really waits, giving wall-clock figures.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import serial
+
+from tabletap.controller.ports import Clock
+from tabletap.sim.pn532.chip import Pn532Chip
+
+
+class EmulatedSerial:
+    """One open port to an emulated chip. Closing it and opening another is like replugging."""
+
+    def __init__(
+        self,
+        chip: Pn532Chip,
+        clock: Clock,
+        baudrate: int = 115200,
+        timeout: float | None = 0.05,
+        poll_step: float = 0.0,
+    ) -> None:
+        self.chip = chip
+        # Virtual time that passes each time `in_waiting` finds nothing: set it to the driver's
+        # 10 ms ready-loop sleep to run the driver straight on this port under virtual time (its
+        # own sleeps are wall-clock ones). tabletap's FramedSerial never needs it: it blocks.
+        self.poll_step = poll_step
+        self.clock = clock
+        self.baudrate = baudrate
+        self.timeout = timeout
+        self.is_open = True
+        self.unplugged = False  # set by tests: the USB adapter itself is gone
+        # set by tests: rewrites each reply frame on its way to the host (line noise)
+        self.mangle: Callable[[bytes], bytes] | None = None
+        self._rx: deque[tuple[float, int]] = deque()
+        self._tx_free = 0.0
+        self._rx_free = 0.0
+        self.bytes_written = 0
+        self.bytes_read = 0
+
+    @property
+    def byte_time(self) -> float:
+        return 10.0 / self.baudrate
+
+    def _check(self) -> None:
+        if not self.is_open:
+            raise serial.PortNotOpenError()
+        if self.unplugged:
+            raise serial.SerialException("device reports readiness to read but returned no data")
+
+    def write(self, data: bytes) -> int:
+        self._check()
+        now = self.clock.now()
+        start = max(now, self._tx_free)
+        done = start + len(data) * self.byte_time
+        self._tx_free = done
+        self.bytes_written += len(data)
+        for reply in self.chip.feed(bytes(data), done):
+            t = max(done + reply.delay, self._rx_free)
+            payload = self.mangle(reply.data) if self.mangle else reply.data
+            for b in payload:
+                t += self.byte_time
+                self._rx.append((t, b))
+            self._rx_free = t
+        return len(data)
+
+    @property
+    def in_waiting(self) -> int:
+        self._check()
+        now = self.clock.now()
+        waiting = sum(1 for t, _ in self._rx if t <= now)
+        if not waiting and self.poll_step:
+            self.clock.sleep(self.poll_step)
+        return waiting
+
+    def read(self, size: int = 1) -> bytes:
+        self._check()
+        out = bytearray()
+        deadline = None if self.timeout is None else self.clock.now() + self.timeout
+        while len(out) < size:
+            now = self.clock.now()
+            while self._rx and self._rx[0][0] <= now and len(out) < size:
+                out.append(self._rx.popleft()[1])
+            if len(out) >= size:
+                break
+            if self._rx and (deadline is None or self._rx[0][0] <= deadline):
+                self.clock.sleep(self._rx[0][0] - now)
+                continue
+            if deadline is not None and deadline > now:
+                self.clock.sleep(deadline - now)
+            break
+        self.bytes_read += len(out)
+        return bytes(out)
+
+    def reset_input_buffer(self) -> None:
+        self._check()
+        now = self.clock.now()
+        while self._rx and self._rx[0][0] <= now:
+            self._rx.popleft()
+
+    def flush(self) -> None:
+        """Wait until the host's bytes have left, like termios tcdrain."""
+        self.clock.sleep(self._tx_free - self.clock.now())
+
+    def close(self) -> None:
+        self.is_open = False
+
+
+@dataclass
+class EmulatedResetPin:
+    """The chip's RSTPDN line, shaped like the `digitalio.DigitalInOut` the driver drives:
+    holding it low powers the chip down, releasing it high is a power-on reset."""
+
+    chip: Pn532Chip
+    direction: object = None
+    _value: bool = True
+    pulses: int = 0
+
+    @property
+    def value(self) -> bool:
+        return self._value
+
+    @value.setter
+    def value(self, level: bool) -> None:
+        if level and not self._value:
+            self.chip.power_on_reset()
+            self.pulses += 1
+        self._value = bool(level)

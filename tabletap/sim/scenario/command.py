@@ -1,0 +1,61 @@
+"""`tabletap sim run FILE...`: run scenario files; exit 0 all held, 1 a failure, 2 malformed."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import time
+
+from tabletap.controller.journal import JournalError
+from tabletap.controller.yamlsource import SourceError
+from tabletap.sim.scenario.model import load
+from tabletap.sim.scenario.runner import ScenarioRun
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser("sim", help="the simulator: run scenario files")
+    sim_sub = parser.add_subparsers(dest="sim_command", metavar="SIM_COMMAND")
+    sim_sub.required = True
+    run = sim_sub.add_parser("run", help="run scenario files through the daemon on simulated "
+                             "hardware; exit 0 only if every expectation held")
+    run.add_argument("files", nargs="+", metavar="FILE")
+    run.add_argument("--play-by-play", action="store_true",
+                     help="narrate the game as it is played")
+    run.add_argument("-v", "--verbose", action="store_true",
+                     help="also show the daemon's log (rejections, reader faults)")
+    run.set_defaults(func=run_files)
+
+
+def run_files(args: argparse.Namespace) -> int:
+    # Rejections are the point of many scenarios: log them only when asked.
+    logging.getLogger("tabletap").setLevel(logging.INFO if args.verbose else logging.CRITICAL)
+    worst = 0
+    passed = failed = malformed = 0
+    for path in args.files:
+        started = time.perf_counter()
+        narrate = print if args.play_by_play else (lambda text: None)
+        try:
+            scenario = load(path)
+            if args.play_by_play:
+                print(f"== {path}: {scenario.game} with {', '.join(scenario.players)}")
+                if scenario.description:
+                    print(scenario.description.strip())
+            failure = ScenarioRun(scenario, narrate).run()
+        except (SourceError, JournalError) as exc:
+            print(f"ERROR {exc}", file=sys.stderr)
+            malformed += 1
+            worst = 2
+            continue
+        took = time.perf_counter() - started
+        if failure:
+            print(f"FAIL {failure.describe(path)}")
+            failed += 1
+            worst = max(worst, 1)
+        else:
+            print(f"PASS {path} ({len(scenario.steps)} steps, {took:.2f} s)")
+            passed += 1
+    if malformed:
+        print(f"{malformed} malformed scenario{'s' if malformed > 1 else ''} (not run)")
+    print(f"scenarios: {passed} passed, {failed} failed")
+    return worst
