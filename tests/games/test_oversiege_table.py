@@ -98,6 +98,27 @@ def test_double_projectile_takes_two_targets():
     assert out.action.targets == (c("blue", "tower/1"), c("green", "tower/2"))
 
 
+def test_double_with_one_card_in_reach_fires_on_the_first_target_tap():
+    """PROJECTILES: "Double projectiles can destroy two cards at once"; decided: with one card
+    in reach (here the last stone tower) the double fires at it on that tap, no second tap."""
+    t = Table(setup={"destroyed": {"blue": ["tower/1"]}})
+    t.tap(c("red", "catapult/1"))
+    assert isinstance(t.tap(c("red", "double-stone/1")), Pending)
+    out = t.tap(c("blue", "tower/2"))
+    assert out.action == Action("attack", c("red", "double-stone/1"), (c("blue", "tower/2"),))
+    assert t.table.gesture is None and t.state.sides["blue"].destroyed == ["tower/1", "tower/2"]
+
+
+def test_double_with_an_illegal_first_aim_still_waits_for_the_second_tap():
+    """The lone-target shortcut never turns a refused aim into an early refusal: the engine
+    judges the pair after the second tap, as before."""
+    t = Table(setup={"destroyed": {"blue": ["tower/1"]}})
+    t.tap(c("red", "catapult/1"))
+    t.tap(c("red", "double-stone/1"))
+    assert isinstance(t.tap(c("blue", "tower/1")), Pending)  # already destroyed
+    t.refused("already-destroyed", PiecePlaced("table", c("blue", "tower/2")))
+
+
 def test_double_aimed_twice_at_one_card_is_refused_by_the_rules():
     t = Table()
     t.tap(c("red", "catapult/1"))

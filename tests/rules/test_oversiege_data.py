@@ -35,7 +35,7 @@ def test_every_card_type_has_a_copy_and_unconfirmed_values_are_marked():
     cards = load_cards()
     assert set(cards.copies) == set(DECK_CARDS) and min(cards.copies.values()) >= 1
     assert "guess" in cards.status.values()
-    assert cards.min_draw == 1 and cards.status["draw.minimum"] == "guess"  # our decision
+    assert cards.min_draw == 0 and cards.status["draw.minimum"] == "confirmed"  # TURNS
     assert "PLACEHOLDER" in TEXT
     assert cards.deck_cards("red")[0] == "oversiege/red/catapult/1"
     assert len(cards.deck_cards("red")) == cards.deck_size
@@ -48,7 +48,7 @@ def test_every_card_type_has_a_copy_and_unconfirmed_values_are_marked():
      "only to a ram"),
     ("chamber: {status: guess, red: []", "chamber: {status: guess, red: [bolt]", "chamber"),
     ("key: {status: likely, copies: 1}", "key: {status: likely, copies: 0}", "deck.key.copies"),
-    ("minimum: {status: guess, cards: 1}", "minimum: {status: guess, cards: -1}",
+    ("minimum: {status: confirmed, cards: 0}", "minimum: {status: confirmed, cards: -1}",
      "draw.minimum.cards"),
     ("key: {status: likely, copies: 1}", "key: {status: likely, copies: 1, colour: red}",
      "unknown key"),

@@ -53,25 +53,76 @@ def test_draw_count_follows_the_castle():
     s = game(setup={"destroyed": {"blue": ["tower/1", "tower/2", "tower/3"]}})
     assert draw_count(s.sides["blue"], E.cards) == 1
     s = game(setup={"destroyed": {"blue": [*ALL_TOWERS, "entrance"]}})
-    assert draw_count(s.sides["blue"], E.cards) == 1  # decision: the minimum draw, see below
+    assert draw_count(s.sides["blue"], E.cards) == 0  # no blue icon left: no card
 
 
-def test_a_castle_all_down_still_draws_one_card_and_can_reach_the_key():
-    """Decision (cards.yaml `draw.minimum`, status guess): the placeholder destroyed sides show
-    no blue icon, so without a minimum an all-down castle draws 0 and, since the key needs a
-    third card in hand (TURNS), its owner could never play again."""
-    s = game(setup={"first": "blue", "destroyed": {"blue": [*ALL_TOWERS, "entrance"],
-                                                    "red": [*ALL_TOWERS, "entrance"]}})
+def test_a_castle_all_down_draws_what_it_shows_nothing():
+    """TURNS: "On each turn, draw the number of cards specified by the full and half blue icons
+    on your castle." With the placeholder icons an all-down castle shows none, so its owner
+    draws 0 (cards.yaml `draw.minimum` defaults to 0: the rulebook sets no minimum)."""
+    s = game(("red", "blue"), setup={"destroyed": {"blue": [*ALL_TOWERS, "entrance"]}})
+    s = end_turn(s)
+    assert s.current == "blue" and s.drawn == 0 and s.sides["blue"].hand == 2
+    assert E.cards.min_draw == 0 and E.cards.status["draw.minimum"] == "confirmed"
+
+
+def test_draw_minimum_stays_a_makers_option():
+    """cards.yaml `draw.minimum`: a copy whose destroyed sides print blue icons may set how
+    many cards an all-down castle gives; the engine draws that many."""
+    from tabletap.controller.rules.oversiege.data import parse_cards
+    from tabletap.controller.rules.oversiege.engine import OversiegeEngine
+    from tests.rules.test_oversiege_data import TEXT
+
+    old = "minimum: {status: confirmed, cards: 0}"
+    assert old in TEXT
+    maker = OversiegeEngine(parse_cards(TEXT.replace(old, old.replace("0}", "1}"))))
+    s = maker.new_game(["blue", "red"], 0, {}, {"destroyed": {"blue": [*ALL_TOWERS, "entrance"]}})
     assert s.drawn == 1 and s.sides["blue"].hand == 3
+
+
+def test_key_kept_at_the_end_of_a_turn_is_played_on_the_following_turn_whatever_was_drawn():
+    """TURNS: "If you end your turn with two cards and one of them is the key (and you are
+    ready to open the chamber) you must wait till your following turn to open the chamber."
+    KEY: "Play the key from your hand to open the chamber and win the game." Blue's castle is
+    all down, so blue draws nothing: the two cards in hand are the two kept at the end of the
+    last turn, and on this, the following turn, the key among them opens a ready chamber."""
+    s = game(("red", "blue"), setup={"destroyed": {"blue": [*ALL_TOWERS, "entrance"],
+                                                    "red": [*ALL_TOWERS, "entrance"]}})
+    s = end_turn(s)  # red keeps two; blue draws 0 and holds two, one of them the key
+    assert s.current == "blue" and s.drawn == 0 and s.sides["blue"].hand == 2
+    out = outcome(s, action="key", card=card("blue", "key/1"), target=card("red", "chamber"))
+    assert [e.kind for e in out.events] == ["chest-open", "win"]
+    assert E.winners(out.state) == ["blue"]
+
+
+def test_in_group_play_the_kept_key_does_not_shrink_the_hand():
+    """KEY: "In group play, the key may remain in your hand after use": played from the two
+    kept cards on the following turn, it leaves the hand at two, and the turn can end."""
+    down = [*ALL_TOWERS, "entrance"]
+    s = game(("red", "blue", "green"),
+             setup={"first": "blue", "destroyed": {"blue": down, "red": down, "green": down}})
+    assert s.current == "blue" and s.drawn == 0 and s.sides["blue"].hand == 2
     s = play(s, action="key", card=card("blue", "key/1"), target=card("red", "chamber"))
+    assert s.sides["red"].chamber_open and s.sides["blue"].hand == 2 and not E.is_over(s)
+    s = play(s, action="key", card=card("blue", "key/1"), target=card("green", "chamber"))
     assert E.winners(s) == ["blue"]
+
+
+def test_the_kept_key_is_still_a_card_that_cannot_be_discarded_below_two():
+    """TURNS: "You must ALWAYS end your turn with two cards in your hand": with nothing drawn
+    the key may be played (it stays in hand), never discarded."""
+    s = game(("blue", "red"), setup={"destroyed": {"blue": [*ALL_TOWERS, "entrance"]}})
+    assert s.drawn == 0
+    refused(s, "keep-two", action="discard", card=card("blue", "key/1"))
+    refused(s, "keep-two", action="discard", card=card("blue", "stone/1"))
 
 
 def test_key_kept_at_the_end_of_a_turn_waits_for_the_following_turn():
     """TURNS: "If you end your turn with two cards and one of them is the key (and you are
     ready to open the chamber) you must wait till your following turn to open the chamber."
-    The key counts against the two-card minimum like any card; after the next draw it may be
-    played, and it stays in hand (GROUP PLAY: hand size unchanged)."""
+    Red drew this turn and played down to the two cards kept: the key among them waits (while
+    the draw is in hand it counts like any card); on the following turn it may be played, and
+    it stays in hand (GROUP PLAY: hand size unchanged)."""
     s = game(("red", "blue", "green"), setup={"destroyed": {"blue": [*ALL_TOWERS, "entrance"]}})
     s = end_turn(s)  # red ends with two cards, one of them the key (nothing tells which)
     s = end_turn(s)
@@ -258,14 +309,50 @@ def test_double_projectile_destroys_two_cards():
 
 
 def test_double_projectile_needs_two_different_targets():
-    """PROJECTILES: a double destroys two cards (decision: exactly two, different)."""
+    """PROJECTILES: a double destroys two cards (decision: two different ones while a second
+    card is in its reach)."""
     s = armed(game(), "catapult/1")
-    refused(s, "target-count", action="attack", card=card("red", "double-stone/1"),
-            targets=[card("blue", "tower/1")])
+    err = refused(s, "target-count", action="attack", card=card("red", "double-stone/1"),
+                  targets=[card("blue", "tower/1")])
+    assert card("blue", "tower/2") in err.message
     refused(s, "same-target", action="attack", card=card("red", "double-stone/1"),
             targets=[card("blue", "tower/1"), card("blue", "tower/1")])
     refused(s, "target-count", action="attack", card=card("red", "stone/1"),
             targets=[card("blue", "tower/1"), card("blue", "tower/2")])
+
+
+def test_double_projectile_fires_at_the_one_card_in_its_reach():
+    """PROJECTILES: "Double projectiles can destroy two cards at once": a power, not a duty.
+    With the last stone tower standing and nothing else a stone can hit, the double is fired
+    at that one card (decision)."""
+    s = armed(game(setup={"destroyed": {"blue": ["tower/1"]}}), "catapult/1")
+    out = outcome(s, action="attack", card=card("red", "double-stone/1"),
+                  targets=[card("blue", "tower/2")])
+    assert out.state.sides["blue"].destroyed == ["tower/1", "tower/2"]
+    assert card("red", "double-stone/1") in out.state.sides["red"].discard
+    assert [e.kind for e in out.events] == ["attack", "destroyed"]
+    # an illegal lone aim is refused for its own reason, not for the count
+    refused(s, "already-destroyed", action="attack", card=card("red", "double-stone/1"),
+            targets=[card("blue", "tower/1")])
+
+
+def test_double_with_a_second_card_in_reach_names_both():
+    """PROJECTILES: "Those two cards can pertain to different players in a multiplayer game"
+    and BLOCKADE (a double takes the blockade and another element): a second card in reach
+    anywhere, another player's tower or the blockade itself, means two targets."""
+    s = armed(game(("red", "blue", "green"), setup={"destroyed": {"blue": ["tower/1"]}}),
+              "catapult/1")
+    err = refused(s, "target-count", action="attack", card=card("red", "double-stone/1"),
+                  targets=[card("blue", "tower/2")])
+    assert "green" in err.message
+    s = game(("blue", "red"), setup={"destroyed": {"blue": ["tower/1"]}})
+    s = end_turn(play(s, action="blockade", card=card("blue", "blockade/1")))
+    s = armed(s, "catapult/1")
+    refused(s, "target-count", action="attack", card=card("red", "double-stone/1"),
+            targets=[card("blue", "tower/2")])
+    s = play(s, action="attack", card=card("red", "double-stone/1"),
+             targets=[card("blue", "tower/2"), card("blue", "blockade/1")])
+    assert s.sides["blue"].blockade is None and s.sides["blue"].destroyed == ["tower/1", "tower/2"]
 
 
 def test_double_projectile_may_hit_two_players():

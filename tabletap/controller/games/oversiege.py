@@ -7,7 +7,8 @@ press of end-turn, a card that cannot finish the gesture or a piece of another g
 with a clear rejection.
 
     armament        the armament; with two in play, then the armament it replaces
-    attack          the projectile, then its target (a double: then two targets)
+    attack          the projectile, then its target (a double: then two targets, or one when
+                    no second card is in its reach: it fires on that tap)
     rebuild         the rebuild card, then the tower or entrance it restores
     blockade        the blockade
     key             the key, then the chamber it opens
@@ -137,6 +138,9 @@ class OversiegeTable(GameTable):
             gesture.targets.append(piece)
             gesture.since = now
             if len(gesture.targets) < gesture.wants:
+                if self._fires_alone(state, gesture):
+                    self.gesture = None
+                    return Action(gesture.kind, gesture.card, tuple(gesture.targets))
                 return Pending(f"{piece} chosen; tap the second target.")
             self.gesture = None
             return Action(gesture.kind, gesture.card, tuple(gesture.targets))
@@ -161,6 +165,16 @@ class OversiegeTable(GameTable):
             return Pending("Tap the tower or entrance to rebuild.")
         self.gesture = _Gesture("key", card, 1, now)
         return Pending("Tap the chamber to open.")
+
+    def _fires_alone(self, state: OversiegeState, gesture: _Gesture) -> bool:
+        """A double whose first target is the only card in its reach fires at once (the
+        engine accepts one target then: docs/games/oversiege.md, "a double with one target");
+        otherwise, or when the first aim is refused, it waits for the second tap as before."""
+        try:
+            self.engine.apply(state, Action(gesture.kind, gesture.card, tuple(gesture.targets)))
+        except Rejection:
+            return False
+        return True
 
     def _fits(self, state: OversiegeState, gesture: _Gesture, piece: str) -> bool:
         """Whether a tap can be the gesture's next card (the engine judges whether it is a

@@ -92,7 +92,7 @@ class Cards:
 
     red: dict[str, frozenset[str]]
     blue_halves: dict[str, tuple[int, int]]  # part -> (halves when standing, when destroyed)
-    min_draw: int  # the fewest cards drawn a turn (draw.minimum: our decision, see cards.yaml)
+    min_draw: int  # the fewest cards drawn a turn (draw.minimum: 0, a maker's option)
     projectiles: dict[str, Projectile]
     copies: dict[str, int]
     status: dict[str, str]

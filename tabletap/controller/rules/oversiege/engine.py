@@ -20,6 +20,7 @@ from tabletap.controller.rules.oversiege.data import (
     PROJECTILES,
     TOWERS,
     Cards,
+    Projectile,
     load_cards,
 )
 from tabletap.controller.rules.oversiege.pieces import Piece, castle_id, parse_piece
@@ -168,13 +169,17 @@ class OversiegeEngine:
                 f"{card} is in the discard pile; it comes back only when the pile is turned "
                 "over to become the deck.",
             )
-        if side.hand <= HAND_KEPT and piece.part == "key":
-            raise Rejection(
-                "keep-two",
-                f"{owner} holds {side.hand} cards: a key among the two cards kept at the end of "
-                "a turn must wait for the following turn (TURNS); play it after the next draw.",
-            )
-        if side.hand <= HAND_KEPT:
+        # TURNS: a player who drew nothing holds just the cards kept at the end of their last
+        # turn, and this is the "following turn" a key among them waited for. Playing it never
+        # shrinks the hand (GROUP PLAY: it stays; two players: the game is won).
+        kept_key = playing and piece.part == "key" and state.drawn == 0
+        if side.hand <= HAND_KEPT and not kept_key:
+            if piece.part == "key" and playing:
+                raise Rejection(
+                    "keep-two",
+                    f"{owner} holds {side.hand} cards: a key among the two cards kept at the end "
+                    "of a turn must wait for the following turn (TURNS); play it then.",
+                )
             raise Rejection(
                 "keep-two",
                 f"{owner} holds {side.hand} cards and must end the turn with two: "
@@ -241,11 +246,7 @@ class OversiegeEngine:
         projectile = self.cards.projectiles[piece.part]
         attacker = piece.deck
         if len(action.targets) != projectile.hits:
-            raise Rejection(
-                "target-count",
-                f"A {piece.part} hits {projectile.hits} card(s); "
-                f"{len(action.targets)} target(s) were given.",
-            )
+            self._check_short_double(state, attacker, piece, projectile, action.targets)
         if len(set(action.targets)) != len(action.targets):
             raise Rejection("same-target", "A double projectile needs two different targets.")
         events = [Event("attack", f"{attacker} fires {piece.id}.",
@@ -277,6 +278,56 @@ class OversiegeEngine:
         side.discard.append(target)
         return Event("destroyed", f"{victim}'s {piece.part} is destroyed and discarded.",
                      {"player": victim, "card": target})
+
+    def _check_short_double(
+        self, state: OversiegeState, attacker: str, piece: Piece, projectile: Projectile,
+        targets: tuple[str, ...],
+    ) -> None:
+        """PROJECTILES: "Double projectiles can destroy two cards at once": a power, not a
+        duty. A double names one target only when no second card is in its reach (the last
+        standing tower, say); otherwise it names two, so a tap-by-tap table knows when the
+        play is complete. Raises `target-count` for any other count."""
+        if projectile.hits != 2 or len(targets) != 1:
+            raise Rejection(
+                "target-count",
+                f"A {piece.part} hits {projectile.hits} card(s); "
+                f"{len(targets)} target(s) were given.",
+            )
+        second = self.second_target(state, attacker, piece.part, targets[0])
+        if second is not None:
+            raise Rejection(
+                "target-count",
+                f"A {piece.part} hits two cards and {second} can be its second target; "
+                "name both.",
+            )
+
+    def second_target(
+        self, state: OversiegeState, attacker: str, kind: str, first: str
+    ) -> str | None:
+        """A card a double aimed at `first` could also hit (judged before and after the first
+        hit, which may open the way: the last tower, then the entrance), or None. The table asks
+        this after a double's first target tap, to fire at once when there is none."""
+        try:
+            self._check_hit(state, attacker, kind, first)
+        except Rejection:
+            return None  # the first aim is refused on its own; apply() says why
+        after = state.clone()
+        self._hit(after, attacker, kind, first)
+        for other in state.players:
+            if not state.is_opponent(attacker, other) or not state.in_game(other):
+                continue
+            cards = [castle_id(other, p) for p in (*TOWERS, ENTRANCE)]
+            cards += state.sides[other].in_play()
+            for card in cards:
+                if card == first:
+                    continue
+                for where in (state, after):
+                    try:
+                        self._check_hit(where, attacker, kind, card)
+                    except Rejection:
+                        continue
+                    return card
+        return None
 
     def _check_hit(
         self, state: OversiegeState, attacker: str, kind: str, target: str
@@ -358,9 +409,10 @@ class OversiegeEngine:
     def _key(self, state: OversiegeState, action: Action) -> list[Event]:
         """KEY and ORDER 3: the key opens a chamber whose towers and entrance are all down and
         that no blockade shields; the crown is captured. TURNS: a key among the two cards kept
-        at the end of a turn waits for the following turn, so the key counts against the
-        two-card minimum like any card (it needs a third card in hand); it then stays in hand
-        (GROUP PLAY), so the hand size does not change."""
+        at the end of a turn waits for the following turn: while this turn's draw is in hand
+        it counts against the two cards kept like any card, and with nothing drawn it is played
+        from the two kept cards (see check_card). It then stays in hand (GROUP PLAY), so the
+        hand size does not change."""
         piece = self._hand_card(state, action, ("key",), "the key")
         player = piece.deck
         target = self._one_target(action)
@@ -538,6 +590,7 @@ class OversiegeEngine:
                     seconds = aims + [t for t in targets if t.endswith("/" + ENTRANCE)]
                     out += [Action("attack", card, (a, b))
                             for a in aims for b in dict.fromkeys(seconds) if a != b]
+                    out += [Action("attack", card, (a,)) for a in aims]  # one in reach
             elif kind == "rebuild":
                 out += [Action("rebuild", card, (t,)) for t in rebuildable]
             elif kind == "key":

@@ -85,9 +85,9 @@ class OversiegeState(BaseModel):
 
 
 def draw_count(side: Side, cards: Cards) -> int:
-    """Cards drawn a turn: full blue icons count one, half icons a half, rounded down, and
-    never fewer than the data's minimum (a castle that is all down still draws, so its owner
-    can reach the key: see cards.yaml `draw`)."""
+    """Cards drawn a turn: full blue icons count one, half icons a half, rounded down (TURNS),
+    and never fewer than the data's minimum: 0 unless a maker's copy prints blue icons on the
+    destroyed sides (cards.yaml `draw`)."""
     halves = 0
     for part in CASTLE_CARDS:
         up = not side.chamber_open if part == CHAMBER else side.standing(part)
