@@ -73,7 +73,11 @@ class TableSession:
                 return Result(None)
             if isinstance(interpreted, Pending):
                 self.narrate(f"  … {interpreted.message}")
-                self._show("pending", None, now, hold=False)
+                if interpreted.count is None:
+                    self._show("pending", None, now, hold=False)
+                else:
+                    self.show_turn(interpreted.count)
+                    self._feedback_until = None
                 self.last = Result(None, pending=interpreted.message)
                 return self.last
             # A gesture may stand for several actions (Magic Keys' digital dice: the key tapped
@@ -222,12 +226,14 @@ class TableSession:
         else:
             self.show_turn()
 
-    def show_turn(self) -> None:
+    def show_turn(self, count: int | None = None) -> None:
+        """Whose turn it is, in their colour, with the table's count (or `count`)."""
         player = self.engine.current_player(self.state)
         if player is None:
             self._light("idle")
             return
         players = self.engine.public_view(self.state).get("players", [])
         seat = players.index(player) if player in players else 0
-        count = self.table.turn_count(self.state)
+        if count is None:
+            count = self.table.turn_count(self.state)
         self._light("turn", player_colour(player, seat), count)

@@ -37,7 +37,8 @@ def test_a_roll_sets_the_moons_aside():
     result = outcome(digital(), Roll((M, 3, 1)))
     assert event(result, "roll")["dice"] == [M, 3, 1]
     view = ENGINE.public_view(result.state)
-    assert view["dice"] == {"available": 2, "set_aside": 1, "showing": [3, 1], "rolled": True}
+    assert view["dice"] == {"available": 2, "set_aside": 1, "showing": [3, 1], "rolled": True,
+                            "moved": False}
 
 
 def test_the_engine_draws_the_faces_from_the_seed_and_records_them():
@@ -116,6 +117,29 @@ def test_pull_a_key_only_after_rolling_this_turn():
     state = play(digital(), Roll((M, 3, 1)), Move(3), Roll((M, M)))
     assert ENGINE.current_player(state) == "ben" and TRACK.spaces[state.pawn] == "purple/3"
     rejected(state, TryKey("purple/3"), "must-roll-first")
+
+
+def test_a_key_is_pulled_only_after_a_move_even_when_the_pond_brought_the_dice_back():
+    """1. Roll the dice and move forward: "After moving the game pawn, you can choose one of the
+    following: ... Pull out a key"; 2.: "If you decide to stop moving, you should pull out the
+    key from the space where the game pawn is currently located." A turn that starts on a key
+    must roll and move before pulling; so must one whose first roll was all moons and whose
+    dice the pond brought back (Magic Pond: "continue with your turn", which is step 1)."""
+    state = play(walk(digital(("ana", "ben")), "purple/4"), TryKey("purple/4"))  # ana: a fake
+    state = play(state, Roll((1, M, M)), Move(1), Roll((M,)))  # ben's moons leave it on purple/1
+    assert ENGINE.current_player(state) == "ana" and TRACK.spaces[state.pawn] == "purple/1"
+    rejected(state, TryKey("purple/1"), "must-roll-first")
+    state = play(state, Roll((M, M, M)))  # away from the start: no teleport; ana may pond
+    assert state.dice == 0 and ENGINE.current_player(state) == "ana"
+    state = play(state, Pond("purple/4"))
+    assert state.dice == 3 and not state.moved
+    err = rejected(state, TryKey("purple/1"), "must-roll-first")
+    assert "move the pawn" in err.message
+    assert TryKey("purple/1") not in ENGINE.legal_actions(state)
+    state = play(state, Roll((1, M, 4)), Move(1))
+    assert state.moved and TryKey("purple/2") in ENGINE.legal_actions(state)
+    result = outcome(state, TryKey("purple/2"))
+    assert kinds(result)[0] == "chest-open" and not result.state.moved
 
 
 def test_all_moons_ends_the_turn_and_the_pawn_stays():

@@ -53,9 +53,13 @@ TableInput = PiecePlaced | PieceLifted | ButtonPressed | ManualAction
 
 @dataclass(frozen=True)
 class Pending:
-    """A gesture is half made (an attack waiting for its target): show `pending`, wait."""
+    """A gesture is half made (an attack waiting for its target): show `pending`, wait.
+
+    With a `count` (Magic Keys: the die a short press of `roll` chose) the lights show that
+    number instead, flashed in the player's colour, as the turn lights show a count."""
 
     message: str
+    count: int | None = None
 
 
 @dataclass

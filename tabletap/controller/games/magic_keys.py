@@ -3,6 +3,11 @@
 A key at the `chest` reader is a try at the chest, a key at the `pond` reader is thrown into the
 magic pond; the `end-turn` button ends a turn that ran out of dice, the `roll` button rolls the
 digital dice. Lifting a key means nothing: the action happened when it was tapped.
+
+Digital dice, while numbers show: a short press of `roll` names the next die showing (the
+play-by-play says it and where the pawn would land, the lights flash its number in the
+player's colour), and a long press moves the pawn by the die named, so a family can move and
+roll again without a console. A long press with one number showing moves by it at once.
 """
 
 from __future__ import annotations
@@ -15,12 +20,15 @@ from tabletap.controller.games.base import (
     ButtonPressed,
     GameTable,
     ManualAction,
+    Pending,
     PieceLifted,
     PiecePlaced,
     TableInput,
 )
 from tabletap.controller.rules.base import Rejection
 from tabletap.controller.rules.magic_keys import ENGINE, EndTurn, Move, Pond, Roll, TryKey
+from tabletap.controller.rules.magic_keys.play import key_name
+from tabletap.controller.rules.magic_keys.track import GOLD, RECOVERY, START
 
 KEY_PIECE = re.compile(r"^magic-keys/key/(?:(purple|blue|green|yellow)/([1-5])|(gold))$")
 
@@ -46,6 +54,7 @@ def manual_action(data: dict[str, Any]) -> dict[str, Any]:
 class MagicKeysTable(GameTable):
     game: str = "magic-keys"
     engine: Any = ENGINE
+    chosen: tuple[int, int] | None = None  # (the roll it belongs to, the die named), transient
 
     def interpret(self, state: Any, event: TableInput, now: float) -> Any:
         if isinstance(event, PieceLifted):
@@ -65,6 +74,8 @@ class MagicKeysTable(GameTable):
             if event.name == "end-turn":
                 return EndTurn()
             if event.name == "roll":
+                if state.dice_mode == "digital" and state.showing:
+                    return self._choose_or_move(state, event.long)
                 return Roll(self.forced.get("roll"))
             return None
         if isinstance(event, ManualAction):
@@ -87,7 +98,42 @@ class MagicKeysTable(GameTable):
         fits = [n for n in dice if n == distance or (key == "gold" and 0 < distance <= n)]
         return (Move(fits[0]), TryKey(key)) if fits else TryKey(key)
 
+    def _choose_or_move(self, state: Any, long: bool) -> Any:
+        """Step 1, "Choose one of the remaining dice and advance the game pawn by the number
+        indicated on the chosen dice", by the `roll` button: a short press names the next
+        die showing, a long press moves by the die named."""
+        numbers = list(dict.fromkeys(state.showing))  # each number once, in the order rolled
+        chosen = self.chosen[1] if self.chosen and self.chosen[0] == state.rolls else None
+        if long:
+            if chosen is None and len(numbers) == 1:
+                chosen = 0
+            if chosen is None:
+                raise Rejection(
+                    "choose-die-first",
+                    f"The dice show {' and '.join(map(str, numbers))}: press roll to hear them "
+                    "one by one, then hold roll to move by the one named.",
+                )
+            return Move(numbers[chosen])
+        chosen = 0 if chosen is None else (chosen + 1) % len(numbers)
+        self.chosen = (state.rolls, chosen)
+        n = numbers[chosen]
+        others = [str(x) for x in numbers if x != n]
+        more = f"; press roll for the {' or '.join(others)}" if others else ""
+        return Pending(
+            f"{state.player}: move by {n}, to {self._landing(state, n)}? Hold roll to move{more}.",
+            count=n,
+        )
+
+    def _landing(self, state: Any, n: int) -> str:
+        """Where a move by `n` stops, as the family says it (the golden key stops the pawn)."""
+        track = self.engine.track
+        space = track.spaces[min(state.pawn + n, track.gold_position)]
+        if space in (START, RECOVERY):
+            return "the start" if space == START else "the recovery space"
+        return key_name(GOLD if space == GOLD else space)
+
     def accepted(self, action: Any) -> None:
+        self.chosen = None  # a new roll, a move or a try: the die named is spent
         if isinstance(action, Roll):
             self.forced.pop("roll", None)
 

@@ -14,7 +14,7 @@ from tabletap.controller.rules.magic_keys.track import GOLD, RECOVERY, START, Tr
 
 
 def _digital_tries(track: Track, state: MagicKeysState) -> list[Any]:
-    if not state.rolled or state.showing or state.dice == 0:
+    if not state.moved or state.showing or state.dice == 0:
         return []
     assert state.pawn is not None
     space = track.spaces[state.pawn]

@@ -85,16 +85,16 @@ def _next_turn(
             "dice": DICE_COUNT,
             "showing": (),
             "rolled": False,
+            "moved": False,
         }
     )
 
 
 def _check_digital_try(track: Track, state: MagicKeysState, key: str) -> None:
-    """Digital dice: a key is pulled from the pawn's own space, after the dice are settled."""
-    if not state.rolled:
-        raise Rejection(
-            "must-roll-first", "Roll the dice and move the pawn before pulling a key."
-        )
+    """Digital dice: a key is pulled from the pawn's own space, after the dice are settled and
+    the pawn has moved this turn (step 1: "After moving the game pawn, you can choose one of
+    the following: ... Pull out a key"): a roll alone, even one whose moons the pond took
+    back, is not a move."""
     if state.showing:
         raise Rejection(
             "choose-die-first",
@@ -105,6 +105,10 @@ def _check_digital_try(track: Track, state: MagicKeysState, key: str) -> None:
             "no-dice-left",
             "All the dice show moon, so this turn ends without a key: throw a fake key into "
             "the pond to bring the dice back, or press end turn.",
+        )
+    if not state.moved:
+        raise Rejection(
+            "must-roll-first", "Roll the dice and move the pawn before pulling a key."
         )
     assert state.pawn is not None
     space = track.spaces[state.pawn]
@@ -168,7 +172,7 @@ def _open_chest(
                 {"winners": [player]},
             )
         )
-        update.update(winner=player, showing=(), rolled=False)
+        update.update(winner=player, showing=(), rolled=False, moved=False)
         if state.pawn is not None:
             update["pawn"] = 0
     return state.model_copy(update=update)
@@ -336,7 +340,7 @@ def roll(track: Track, state: MagicKeysState, action: Roll) -> Result:
                 {"player": player, "to": track.recovery_position},
             )
         )
-        update.update(pawn=track.recovery_position, dice=DICE_COUNT, showing=())
+        update.update(pawn=track.recovery_position, dice=DICE_COUNT, showing=(), moved=True)
         return Outcome(state.model_copy(update=update), Roll(faces), tuple(events))
     left = state.dice - moons
     update.update(dice=left, showing=numbers)
@@ -410,7 +414,7 @@ def move(track: Track, state: MagicKeysState, action: Move) -> Result:
             {"player": player, "steps": action.steps, "from": start, "to": to, "space": space},
         )
     ]
-    update: dict[str, Any] = {"pawn": to, "showing": ()}
+    update: dict[str, Any] = {"pawn": to, "showing": (), "moved": True}
     if to == track.recovery_position:
         update["dice"] = DICE_COUNT
         events.append(

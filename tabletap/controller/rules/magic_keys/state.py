@@ -24,9 +24,10 @@ class MagicKeysState(BaseModel):
     """Where every key is, who has how many gems, whose turn it is, and (digital) the dice.
 
     `places` maps each coloured key to forest | tower | held:<player> | pond. The golden key is
-    not listed: it always goes back to its space. `pawn`, `dice`, `showing` and `rolled` only
-    mean something with digital dice (the engine cannot see real dice or the pawn); `rolls`
-    counts digital rolls and is the chance counter, so a replayed roll lands in the same place.
+    not listed: it always goes back to its space. `pawn`, `dice`, `showing`, `rolled` and
+    `moved` only mean something with digital dice (the engine cannot see real dice or the
+    pawn); `rolls` counts digital rolls and is the chance counter, so a replayed roll lands in
+    the same place.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -44,6 +45,7 @@ class MagicKeysState(BaseModel):
     dice: int = Field(DICE_COUNT, ge=0, le=DICE_COUNT)
     showing: tuple[int, ...] = ()
     rolled: bool = False
+    moved: bool = False  # the pawn moved by a die this turn: only then may a key be pulled
     rolls: int = Field(0, ge=0)
 
     @model_validator(mode="after")

@@ -34,6 +34,7 @@ def public_view(track: Track, state: MagicKeysState, reveal: bool = False) -> JS
             "set_aside": DICE_COUNT - state.dice,
             "showing": list(state.showing),
             "rolled": state.rolled,
+            "moved": state.moved,
         }
     if reveal:
         view["fake_keys"] = list(state.fake_keys)
