@@ -61,6 +61,46 @@ def test_a_domino_tap_confirms_it() -> None:
     assert err.value.code == "wrong-domino"
 
 
+def _confirmed(players: list[str], **setup: object):  # noqa: ANN202
+    """A new game whose first line is all tapped: the first king's claim is due."""
+    s = ENGINE.new_game(players, 1, {}, {"face_up": ["ruby/1", "joker"], **setup})
+    for slot in list(s.next_line):
+        s = ENGINE.apply(s, Action("confirm", domino=slot.domino)).state
+    return s
+
+
+def test_a_tap_of_a_new_line_domino_at_the_claim_step_is_the_claim() -> None:
+    """Kingdomino (GAMES.md, from the official rulebook): "First round: kings drawn at random
+    choose in turn. Then the king on the lowest-numbered domino goes first: place your domino,
+    then put your king on a domino in the new line." The player whose turn it is lifts the
+    domino their king will stand on and taps it: the claim, for the king the claim order names."""
+    s = _confirmed(["ana", "ben"], king_order=["ben", "ana", "ana", "ben"])
+    assert s.step == "claim" and ENGINE.current_player(s) == "ben"
+    first, second = s.next_line[2].domino, s.next_line[0].domino
+    table = _table()
+    action = table.interpret(s, _tap(f"kingdomino/domino/{first}"), 0.0)
+    assert action == Action("claim", domino=first)
+    out = ENGINE.apply(s, action)
+    assert [e.data for e in out.events if e.kind == "claimed"][0]["player"] == "ben"
+    s = out.state
+    assert ENGINE.current_player(s) == "ana"
+    with pytest.raises(Rejection) as err:  # a king already stands there
+        ENGINE.apply(s, table.interpret(s, _tap(f"kingdomino/domino/{first}"), 0.0))
+    assert err.value.code == "taken"
+    s = ENGINE.apply(s, table.interpret(s, _tap(f"kingdomino/domino/{second}"), 0.0)).state
+    assert [x.king for x in s.next_line][0] is not None
+    assert ENGINE.public_view(s)["next_line"][0]["king"].startswith(s.colours["ana"])
+
+
+def test_a_domino_tap_before_the_line_is_confirmed_still_confirms() -> None:
+    """While the new line waits for its taps, a tap of one of its dominoes confirms it (the
+    physical line must match the box before any claim)."""
+    s = ENGINE.new_game(["a", "b"], 1, {}, {"face_up": ["ruby/1", "joker"]})
+    n = s.next_line[-1].domino
+    assert _table().interpret(s, _tap(f"kingdomino/domino/{n}"), 0.0) == Action("confirm",
+                                                                                  domino=n)
+
+
 def test_a_gem_tap_registers_the_revealed_gem() -> None:
     s = ENGINE.new_game(["a", "b"], 1, {}, {})
     action = _table().interpret(s, _tap("kingdomino/treasure/amethyst/2"), 0.0)
@@ -117,7 +157,7 @@ def test_pieces_that_mean_nothing_and_pieces_that_are_wrong() -> None:
 
 def _inputs(state: object, action: Action) -> list[object]:
     """The physical gestures (and hand entries) that make `action` at the table."""
-    if action.action == "confirm":
+    if action.action in ("confirm", "claim"):
         return [_tap(f"kingdomino/domino/{action.domino}")]
     if action.action == "reveal":
         token = random.Random(len(state.bag)).choice(sorted(state.bag))  # type: ignore[attr-defined]

@@ -4,6 +4,10 @@ What a tap means (any reader; Kingdomino needs only one):
 - a domino `kingdomino/domino/N`: confirms that domino of the line just drawn. After a line is
   announced, every one of its dominoes must be tapped before play goes on; a domino the box did
   not give is rejected (`wrong-domino`), and so is a tap when nothing is waiting (`not-expected`).
+- once the new line is all tapped, a domino of it: the claim of the player whose turn it is
+  (the player lifts the domino their king will stand on and taps it). The engine's claim order
+  decides whose turn it is, and refuses a claim out of step (`wrong-step`: place first) or of a
+  domino a king already stands on (`taken`).
 - a treasure token while a gem must be turned up: registers the gem that came up (`reveal`). The
   tokens lie chest side up and look alike, so the table reports which one was turned rather than
   asking for a particular one.
@@ -12,8 +16,8 @@ What a tap means (any reader; Kingdomino needs only one):
   orientation.
 - kings and castles mean nothing (they are tagged for enrolment and inventory).
 
-Everything else is entered by hand (`do:` steps, `tabletap do`): claim, place, discard, orient,
-and confirm/reveal for a tag that will not read.
+Everything else is entered by hand (`do:` steps, `tabletap do`, or the companion page): place,
+discard, orient, and claim/confirm/reveal for a tag that will not read.
 """
 
 from __future__ import annotations
@@ -61,7 +65,10 @@ class KingdominoTable(GameTable):
     def _tapped(self, state: KingdominoState, piece: str) -> Any:
         m = DOMINO_PIECE.match(piece)
         if m:
-            return Action("confirm", domino=int(m.group(1)))
+            domino = int(m.group(1))
+            if not state.unconfirmed and any(x.domino == domino for x in state.next_line):
+                return Action("claim", domino=domino)
+            return Action("confirm", domino=domino)
         m = TREASURE_PIECE.match(piece)
         if m:
             return self._gem_tapped(state, m.group(1))
