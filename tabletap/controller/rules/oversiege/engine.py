@@ -293,7 +293,7 @@ class OversiegeEngine:
                 f"A {piece.part} hits {projectile.hits} card(s); "
                 f"{len(targets)} target(s) were given.",
             )
-        second = self.second_target(state, attacker, piece.part, targets[0])
+        second = self._second_target(state, attacker, piece.part, targets[0])
         if second is not None:
             raise Rejection(
                 "target-count",
@@ -301,12 +301,11 @@ class OversiegeEngine:
                 "name both.",
             )
 
-    def second_target(
+    def _second_target(
         self, state: OversiegeState, attacker: str, kind: str, first: str
     ) -> str | None:
         """A card a double aimed at `first` could also hit (judged before and after the first
-        hit, which may open the way: the last tower, then the entrance), or None. The table asks
-        this after a double's first target tap, to fire at once when there is none."""
+        hit, which may open the way: the last tower, then the entrance), or None."""
         try:
             self._check_hit(state, attacker, kind, first)
         except Rejection:
