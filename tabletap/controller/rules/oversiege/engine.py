@@ -589,7 +589,8 @@ class OversiegeEngine:
                     seconds = aims + [t for t in targets if t.endswith("/" + ENTRANCE)]
                     out += [Action("attack", card, (a, b))
                             for a in aims for b in dict.fromkeys(seconds) if a != b]
-                    out += [Action("attack", card, (a,)) for a in aims]  # one in reach
+                    if len(aims) == 1:  # with two aims, each is the other's second target
+                        out.append(Action("attack", card, (aims[0],)))
             elif kind == "rebuild":
                 out += [Action("rebuild", card, (t,)) for t in rebuildable]
             elif kind == "key":
