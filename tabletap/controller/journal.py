@@ -67,6 +67,7 @@ class Replayed:
     warnings: list[str]
     history: list[Played] = field(default_factory=list)  # live actions, oldest first
     abandoned: bool = False
+    undos: int = 0  # undo entries since the last action (undo never crosses a handover twice)
 
 
 class Journal:
@@ -161,6 +162,7 @@ class Journal:
                                f"{exc.message}") from None
         history: list[Played] = []
         abandoned = False
+        undos = 0
         for lineno, line in enumerate(lines[1:], start=2):
             entry = self._parse(line, lineno)
             if abandoned:
@@ -170,6 +172,7 @@ class Journal:
                     raise JournalError(f"{self.path}:{lineno}: undo of action "
                                        f"{entry.get('undoes')}, which is not the last live one")
                 state = history.pop().before
+                undos += 1
                 continue
             if entry.get("type") == "abandoned":
                 abandoned = True
@@ -185,8 +188,9 @@ class Journal:
                     f"({exc.code}: {exc.message})"
                 ) from None
             history.append(Played(len(history) + 1, entry["action"], state, outcome.events))
+            undos = 0
             state = outcome.state
-        return Replayed(header, engine, state, len(history), warnings, history, abandoned)
+        return Replayed(header, engine, state, len(history), warnings, history, abandoned, undos)
 
     def _parse(self, line: bytes, lineno: int) -> JSON:
         try:

@@ -58,6 +58,7 @@ def open_table(
     engine = state = header = None
     actions = 0
     history: list = []
+    undos = 0
     notices: list[str] = []
     if journal.exists() and not new:
         replayed = journal.replay()  # JournalError is loud on purpose
@@ -65,7 +66,7 @@ def open_table(
             log.warning(warning)
         if not replayed.abandoned and not replayed.engine.is_over(replayed.state):
             header, engine, state = replayed.header, replayed.engine, replayed.state
-            actions, history = replayed.actions, replayed.history
+            actions, history, undos = replayed.actions, replayed.history, replayed.undos
             narrate(f"Resuming the unfinished {header.game} game of {', '.join(header.players)} "
                     f"after {actions} actions.")
             notices += mismatch(header, spec)
@@ -99,7 +100,7 @@ def open_table(
                                            config.voice.volume))
     session = TableSession(engine, table, state, journal, outputs, config, narrate,
                            actions=actions, header=header, speaker=Speaker(worker),
-                           history=list(history))
+                           history=list(history), undos=undos)
     for notice in notices:
         log.warning(notice)
         session.tell(notice)

@@ -70,6 +70,7 @@ class TableSession:
     setup: TableSetup = field(default_factory=TableSetup)
     history: list[Played] = field(default_factory=list)  # live actions, for undo
     now: float = 0.0  # the time of the input being handled
+    undos: int = 0  # actions taken back since the last accepted one
     _chance: set[int] = field(default_factory=set)  # actions whose engine drew chance
 
     @property
@@ -133,6 +134,7 @@ class TableSession:
             return self.reject(Rejection(
                 "journal-error", f"tabletap could not save this move ({exc.strerror or exc}), "
                 "so it does not count. Check the SD card, then try again."), now)
+        self.undos = 0
         for i, (before, entry, evs, drew) in enumerate(played, start=self.actions + 1):
             self.history.append(Played(i, entry, before, evs))
             if drew:
@@ -185,7 +187,7 @@ class TableSession:
                 " Check the SD card, then try again."), now)
         self.engine, self.table = engine, table  # no half-made gesture carries over
         self.header, self.state, self.actions = header, state, 0
-        self.history, self._chance = [], set()
+        self.history, self._chance, self.undos = [], set(), 0
         opening = (Event("new-game", f"A new game of {game_name(header.game)} begins: "
                          f"{', '.join(header.players)}."),
                    *getattr(self.engine, "opening_events", lambda _s: ())(state))
@@ -243,11 +245,14 @@ class TableSession:
         if why:
             return self.reject(Rejection("undo-chance", f"That cannot be taken back: {why}."),
                                now)
-        player = self.engine.current_player(self.state)
-        if self.engine.current_player(last.before) != player or any(
-                ev.kind == "turn" for ev in last.events):
+        # The turn being corrected is the one the last action belongs to: the action that
+        # handed the turn on (a key tried in Magic Keys) may be taken back at once, but undo
+        # never walks back over a handover into an earlier turn.
+        owner = self.engine.current_player(last.before)
+        if owner != self.engine.current_player(self.state) and self.undos:
             return self.reject(Rejection(
-                "undo-turn", f"Undo goes back only to the start of {player}'s turn."), now)
+                "undo-turn", f"That was in {owner}'s turn, which is over: undo goes back only "
+                f"to the start of {self.engine.current_player(self.state)}'s turn."), now)
         try:
             self.journal.append_undo(last.number)
         except OSError as exc:
@@ -256,6 +261,7 @@ class TableSession:
                 "journal-error", f"tabletap could not save the undo ({exc.strerror or exc}), "
                 "so nothing is taken back. Check the SD card, then try again."), now)
         self.history.pop()
+        self.undos += 1
         self._chance.discard(last.number)
         self.state, self.actions = last.before, self.actions - 1
         self.table = type(self.table)() if self.table is not None else None

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tabletap.controller.games.base import ButtonPressed, PiecePlaced, TableInput
+from tabletap.controller.games.base import ButtonPressed, PieceLifted, PiecePlaced, TableInput
 from tabletap.controller.rules.base import Rejection
 from tabletap.controller.speech import game_name, piece_words
 
@@ -137,7 +137,7 @@ class TableSetup:
             self.abandon_step, self.abandon_since = 2, now
             return session.waiting(
                 f"Tap a game card now to abandon this game of {game_name(current)}.", now)
-        if self.abandon_step:
+        if self.abandon_step and not isinstance(event, PieceLifted):
             self.abandon_step = 0  # anything else: the family changed their mind
             session.tell("The game goes on.")
         return None
@@ -162,6 +162,8 @@ class TableSetup:
         assert self.game is not None
         if event == ButtonPressed(START_BUTTON, long=True):
             return self._start(session, now)
+        if event == ButtonPressed(JOIN_BUTTON, long=True):
+            return session.undo(now)  # the undo gesture: says there is nothing to take back
         if isinstance(event, ButtonPressed) and not event.long and event.name == JOIN_BUTTON \
                 and self.game in BUTTON_SEATS:
             n = len(self.seats) + 1

@@ -37,7 +37,8 @@ def _key(key: str) -> str:
 def _magic_keys(action: JSON) -> str:
     k = kind(action)
     if k == "try-key":
-        return f"Take {_key(action['key'])} out of the chest and put it back on its space."
+        return (f"Put {_key(action['key'])} back on its space, and give back any gems it "
+                "earned.")
     if k == "pond":
         return f"Take {_key(action['key'])} out of the pond and put it back on its space."
     if k == "move":
@@ -49,7 +50,9 @@ def _magic_keys(action: JSON) -> str:
 def _oversiege(action: JSON) -> str:
     card = action.get("card")
     k = kind(action)
-    if k == "end-turn" or card is None:
+    if k == "end-turn":
+        return "Put the cards just drawn back on top of the deck."
+    if card is None:
         return "Nothing to put back."
     said = f"Put {piece_words(card)} back in the hand"
     if k == "attack":

@@ -133,11 +133,13 @@ class Speaker:
     def __init__(self, worker: VoiceWorker | None = None) -> None:
         self.worker = worker
         self.said: collections.deque[str] = collections.deque(maxlen=SAID_KEPT)
+        self.total = 0  # sentences said since the start, `said` keeps only the last ones
 
     def say(self, text: str) -> None:
         if not text:
             return
         self.said.append(text)
+        self.total += 1
         if self.worker is not None:
             self.worker.say(text)
 
