@@ -12,8 +12,7 @@ from typing import Any
 
 import yaml
 
-from tabletap.controller.commands.common import add_config_argument, config_or_exit
-from tabletap.controller.control import request, socket_path
+from tabletap.controller.commands.common import add_config_argument, ask_daemon, config_or_exit
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -41,14 +40,10 @@ def do(args: argparse.Namespace) -> int:
     except (ValueError, yaml.YAMLError) as exc:
         print(f"tabletap: {exc}", file=sys.stderr)
         return 2
-    path = socket_path(config.state_dir)
     try:
-        reply = request(path, {"do": data})
+        reply = ask_daemon(config, {"do": data})
     except TypeError as exc:  # a value YAML read as something JSON cannot carry (a date)
         print(f"tabletap: {exc}; quote the value", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        print(f"tabletap: no table is running at {path} ({exc.strerror or exc})", file=sys.stderr)
         return 2
     if not reply.get("ok"):
         print(f"tabletap: {reply.get('error')}", file=sys.stderr)
