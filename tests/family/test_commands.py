@@ -61,7 +61,7 @@ def test_new_undo_and_abandon_go_through_the_running_daemon(table: Path):
     undone = _cmd("undo", *c)
     assert undone.returncode == 0 and "Move the pawn back 2 spaces." in undone.stdout
     state = json.loads(_cmd("state", "--json", *c).stdout)
-    assert state["pawn"]["position"] == 0 and state["showing"] == [2, 3, 4]
+    assert state["pawn"]["position"] == 0 and state["dice"]["showing"] == [2, 3, 4]
     abandoned = _cmd("abandon", *c)
     assert abandoned.returncode == 0 and "is abandoned" in abandoned.stdout
     assert list((table.parent / "state" / "games").glob("*.jsonl"))
