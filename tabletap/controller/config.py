@@ -196,6 +196,11 @@ def _checked(doc: YamlDoc) -> Config:
 def _check_game(doc: YamlDoc, config: Config) -> None:
     """A game named in the config must start: a bad option is a config error with its line,
     not a surprise when the family sits down."""
+    for game in config.game_options:
+        try:
+            engine_for(game)
+        except Rejection as exc:
+            raise doc.error(("game_options", game), exc.message) from None
     if config.game is None:
         return
     try:
