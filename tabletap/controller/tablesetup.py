@@ -80,6 +80,26 @@ def game_card(piece: str) -> str | None:
     return m.group(1) if m else None
 
 
+PROBE_NAMES = ("red", "blue", "green", "yellow", "purple", "cyan", "orange", "pink", "white",
+               "brown", "grey", "gold")
+
+
+def max_players(game: str, options: dict[str, Any]) -> int | None:
+    """The most players `game` starts with under `options`, found by asking its engine (the
+    rules live there, not here); None when no count up to a dozen starts."""
+    from tabletap.controller.rules import engine_for
+
+    engine = engine_for(game)
+    most = None
+    for count in range(1, len(PROBE_NAMES) + 1):
+        try:
+            engine.new_game(list(PROBE_NAMES[:count]), 0, dict(options), {})
+        except Rejection:
+            continue
+        most = count
+    return most
+
+
 def seat_rule(game: str) -> SeatRule | None:
     from tabletap.controller.games import table_for
 
@@ -152,7 +172,7 @@ class TableSetup:
             return session.reject(Rejection(
                 "unknown-game", f"This card names {game}, a game tabletap does not know."),
                 session.now)
-        self.game, self.seats, self.abandon_step = game, [], 0
+        self.game, self.seats, self.abandon_step = game, [], 0  # again: seats anew
         how = HOW_TO_JOIN.get(game, "each player taps one of their pieces")
         return session.waiting(
             f"Setting up {game_name(game)}: {how}. Then hold the end-turn button to start.",
@@ -182,10 +202,17 @@ class TableSetup:
         return self._join(session, player, now)
 
     def _join(self, session: TableSession, player: str, now: float) -> Result:
+        assert self.game is not None
         if player in self.seats:
             return session.reject(Rejection(
                 "already-seated", f"{player} has already joined, in seat "
                 f"{self.seats.index(player) + 1}."), now)
+        most = max_players(self.game, session.config.options_for(self.game))
+        if most is not None and len(self.seats) >= most:
+            return session.reject(Rejection(
+                "table-full", f"{game_name(self.game)} seats at most {most} players. Hold the "
+                "end-turn button to start, or tap the game card again to seat everyone anew."),
+                now)
         self.seats.append(player)
         session.show_seats(self.seats)
         return session.waiting(f"{player} joins, in seat {len(self.seats)}.", now, lights=None)
