@@ -249,7 +249,8 @@ class TableSession:
         # handed the turn on (a key tried in Magic Keys) may be taken back at once, but undo
         # never walks back over a handover into an earlier turn.
         owner = self.engine.current_player(last.before)
-        if owner != self.engine.current_player(self.state) and self.undos:
+        handed_over = owner != self.engine.current_player(self.state)
+        if handed_over and self.undos:
             return self.reject(Rejection(
                 "undo-turn", f"That was in {owner}'s turn, which is over: undo goes back only "
                 f"to the start of {self.engine.current_player(self.state)}'s turn."), now)
@@ -265,7 +266,9 @@ class TableSession:
         self._chance.discard(last.number)
         self.state, self.actions = last.before, self.actions - 1
         self.table = type(self.table)() if self.table is not None else None
-        text = f"Taken back. {put_back(self.header.game, last.action)}"
+        text = f"Taken back. {put_back(self.header.game, last.action)}".strip()
+        if handed_over:
+            text += f" It is {owner}'s turn again."
         if any(ev.kind == "chest-open" for ev in last.events) and self.outputs.chest.is_open:
             text += " The chest locks again."
             self._lock(now)

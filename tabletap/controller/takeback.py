@@ -44,7 +44,7 @@ def _magic_keys(action: JSON) -> str:
     if k == "move":
         steps = action.get("steps")
         return f"Move the pawn back {steps} space{'s' if steps != 1 else ''}."
-    return "Nothing to put back."
+    return ""
 
 
 def _oversiege(action: JSON) -> str:
@@ -53,7 +53,7 @@ def _oversiege(action: JSON) -> str:
     if k == "end-turn":
         return "Put the cards just drawn back on top of the deck."
     if card is None:
-        return "Nothing to put back."
+        return ""
     said = f"Put {piece_words(card)} back in the hand"
     if k == "attack":
         hit = " and ".join(piece_words(t) for t in action.get("targets", []))
@@ -82,7 +82,7 @@ def _kingdomino(action: JSON) -> str:
         return f"Take the {piece_words(str(action.get('token')))} back off the kingdom."
     if k == "confirm":
         return f"Domino {domino} stays on the table; tap it again."
-    return "Nothing to put back."
+    return ""
 
 
 PUT_BACK: dict[str, Callable[[JSON], str]] = {
