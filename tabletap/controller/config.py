@@ -169,8 +169,12 @@ class Config(Strict):
             return dict(self.game_options[game])
         return dict(self.options) if game == self.game else {}
 
-    def voice_on(self) -> bool:
-        return self.voice.enabled if self.voice.enabled is not None else self.backend != "sim"
+    def voice_on(self, simulated: bool = False) -> bool:
+        """Whether the table speaks: as configured, else only at a real table (not with
+        `backend: sim`, nor under `--sim` or the scenario runner)."""
+        if self.voice.enabled is not None:
+            return self.voice.enabled
+        return self.backend != "sim" and not simulated
 
     def registry_path(self) -> Path:
         return Path(self.uid_registry) if self.uid_registry else Path(self.state_dir) / "uids.yaml"

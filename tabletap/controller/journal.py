@@ -5,7 +5,8 @@ later line is one accepted action as the engine resolved it (chance outcomes inc
 never draws again. Lines are appended and fsynced one by one; a new journal is created atomically.
 
 Two more entry types keep a family's corrections and decisions in the same record: `undo` takes
-back the last live action (`undoes` names its number; replay pops the state it left), and
+back the last live action (`undoes` names its number; replay pops the state it left; action
+numbers count live actions, so the next action after an undo takes the number again), and
 `abandoned` marks a game the family gave up (it is archived at once; a journal that ends on it
 after a power cut is never resumed).
 

@@ -95,7 +95,7 @@ def open_table(
     except (AdapterError, ValueError, OSError) as exc:
         raise StartError(f"the {config.backend} wiring cannot start: {exc}") from None
     worker = None
-    if config.voice_on():
+    if config.voice_on(simulated=bool(context.get("sim"))):
         worker = VoiceWorker(VoiceSettings(config.voice.voice, config.voice.rate,
                                            config.voice.volume))
     session = TableSession(engine, table, state, journal, outputs, config, narrate,

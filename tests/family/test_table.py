@@ -123,6 +123,7 @@ def test_the_request_table_answers_hello_and_takes_new_kinds(tmp_path: Path):
 def test_the_voice_is_on_at_a_real_table_and_off_in_the_simulator():
     assert not Config().voice_on()
     assert parse_config("backend: gpio\n").voice_on()
+    assert not parse_config("backend: gpio\n").voice_on(simulated=True)  # run --sim
     assert not parse_config("backend: gpio\nvoice: {enabled: false}\n").voice_on()
     assert parse_config("voice: {enabled: true, voice: en-gb, rate: 140}\n").voice_on()
     with pytest.raises(Exception, match="rate"):

@@ -95,6 +95,34 @@ def ask_daemon(config: Config, payload: dict[str, Any]) -> dict[str, Any]:
     raise SystemExit(2)
 
 
+def key_values(items: list[str]) -> dict[str, Any]:
+    """`["at=[2, 3]", "facing=east"]` -> `{"at": [2, 3], "facing": "east"}`: values are YAML.
+    Raises ValueError naming the item without `=`, or yaml.YAMLError."""
+    import yaml
+
+    data: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"{item!r}: expected KEY=VALUE")
+        data[key] = yaml.safe_load(value)
+    return data
+
+
+def print_reply(reply: dict[str, Any]) -> int:
+    """Print what the table answered; exit 0 accepted, 1 rejected by the table, 2 not
+    understood."""
+    if not reply.get("ok"):
+        print(f"tabletap: {reply.get('error')}", file=sys.stderr)
+        return 2
+    for text in reply.get("events", []):
+        print(text)
+    if reply.get("accepted") is False:
+        print(f"rejected ({reply.get('rejected')}): {reply.get('message')}")
+        return 1
+    return 0
+
+
 def setup_logging(level: str) -> None:
     logging.basicConfig(
         level=getattr(logging, level.upper()),

@@ -12,7 +12,13 @@ from typing import Any
 
 import yaml
 
-from tabletap.controller.commands.common import add_config_argument, ask_daemon, config_or_exit
+from tabletap.controller.commands.common import (
+    add_config_argument,
+    ask_daemon,
+    config_or_exit,
+    key_values,
+    print_reply,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -24,13 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def parse_fields(action: str, fields: list[str]) -> dict[str, Any]:
-    data: dict[str, Any] = {"action": action}
-    for item in fields:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ValueError(f"{item!r}: expected KEY=VALUE")
-        data[key] = yaml.safe_load(value)
-    return data
+    return {"action": action, **key_values(fields)}
 
 
 def do(args: argparse.Namespace) -> int:
@@ -45,12 +45,4 @@ def do(args: argparse.Namespace) -> int:
     except TypeError as exc:  # a value YAML read as something JSON cannot carry (a date)
         print(f"tabletap: {exc}; quote the value", file=sys.stderr)
         return 2
-    if not reply.get("ok"):
-        print(f"tabletap: {reply.get('error')}", file=sys.stderr)
-        return 2
-    for text in reply.get("events", []):
-        print(text)
-    if reply.get("accepted") is False:
-        print(f"rejected ({reply.get('rejected')}): {reply.get('message')}")
-        return 1
-    return 0
+    return print_reply(reply)

@@ -13,7 +13,13 @@ from typing import Any
 
 import yaml
 
-from tabletap.controller.commands.common import add_config_argument, ask_daemon, config_or_exit
+from tabletap.controller.commands.common import (
+    add_config_argument,
+    ask_daemon,
+    config_or_exit,
+    key_values,
+    print_reply,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -34,42 +40,19 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=lambda args: _simple(args, "undo"))
 
 
-def parse_options(items: list[str]) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ValueError(f"--option {item!r}: expected KEY=VALUE")
-        options[key] = yaml.safe_load(value)
-    return options
-
-
 def new(args: argparse.Namespace) -> int:
     config = config_or_exit(args)
     players = [p.strip() for p in args.players.split(",") if p.strip()]
     try:
-        options = parse_options(args.option)
+        options = key_values(args.option)
     except (ValueError, yaml.YAMLError) as exc:
         print(f"tabletap: {exc}", file=sys.stderr)
         return 2
     request: dict[str, Any] = {"game": args.game, "players": players}
     if args.option:
         request["options"] = options
-    return _answer(ask_daemon(config, {"new": request}))
+    return print_reply(ask_daemon(config, {"new": request}))
 
 
 def _simple(args: argparse.Namespace, kind: str) -> int:
-    return _answer(ask_daemon(config_or_exit(args), {kind: True}))
-
-
-def _answer(reply: dict[str, Any]) -> int:
-    """Print what the table said; exit 0 accepted, 1 refused by the table, 2 not understood."""
-    if not reply.get("ok"):
-        print(f"tabletap: {reply.get('error')}", file=sys.stderr)
-        return 2
-    for text in reply.get("events", []):
-        print(text)
-    if reply.get("accepted") is False:
-        print(f"refused ({reply.get('rejected')}): {reply.get('message')}")
-        return 1
-    return 0
+    return print_reply(ask_daemon(config_or_exit(args), {kind: True}))
