@@ -60,6 +60,7 @@ def open_table(
     history: list = []
     undos = 0
     notices: list[str] = []
+    resumed = ""
     if journal.exists() and not new:
         replayed = journal.replay()  # JournalError is loud on purpose
         for warning in replayed.warnings:
@@ -69,6 +70,9 @@ def open_table(
             actions, history, undos = replayed.actions, replayed.history, replayed.undos
             narrate(f"Resuming the unfinished {header.game} game of {', '.join(header.players)} "
                     f"after {actions} actions.")
+            player = engine.current_player(state)
+            resumed = f"The game of {game_name(header.game)} goes on" + (
+                f": it is {player}'s turn." if player else ".")
             notices += mismatch(header, spec)
     if state is None and spec is not None and not spec.players:
         spec = None  # a config that names a game but no players: chosen at the table
@@ -101,6 +105,8 @@ def open_table(
     session = TableSession(engine, table, state, journal, outputs, config, narrate,
                            actions=actions, header=header, speaker=Speaker(worker),
                            history=list(history), undos=undos)
+    if resumed:
+        session.speaker.say(resumed)  # the play-by-play printed its own line above
     for notice in notices:
         log.warning(notice)
         session.tell(notice)

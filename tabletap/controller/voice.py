@@ -54,6 +54,7 @@ class VoiceWorker:
         self.wav_dir = wav_dir
         self.first_sample: list[tuple[str, float]] = []
         self.dropped = 0
+        self.failures = 0  # sentences espeak-ng could not say (no sound card, say)
         self._queue: queue.Queue[str | None] = queue.Queue(QUEUE_LIMIT)
         self._broken = shutil.which("espeak-ng") is None
         if self._broken:
@@ -100,18 +101,28 @@ class VoiceWorker:
                     return
                 count += 1
                 self._speak(text, count)
-            except Exception:  # noqa: BLE001 - a voice failure must never reach the table
-                log.exception("espeak-ng could not say %r", text)
+            except Exception as exc:  # noqa: BLE001 - a voice failure must never reach the table
+                self._failed(f"espeak-ng could not say {text!r}: {exc}")
             finally:
                 self._queue.task_done()
+
+    def _failed(self, why: str) -> None:
+        """The first failure is an error in the log; later ones only count (a box without a
+        sound card must not fill the SD card with the same line for every sentence)."""
+        self.failures += 1
+        if self.failures == 1:
+            log.error("%s; the play-by-play still prints every sentence (further voice "
+                      "failures are counted, not logged)", why)
+        else:
+            log.debug("%s (voice failure %d)", why, self.failures)
 
     def _speak(self, text: str, count: int) -> None:
         if self.wav_dir is None:
             done = subprocess.run(espeak_command(text, self.settings), capture_output=True,
                                   timeout=60, check=False)
             if done.returncode:
-                log.error("espeak-ng failed (%s): %s", done.returncode,
-                          done.stderr.decode(errors="replace").strip())
+                self._failed(f"espeak-ng failed ({done.returncode}): "
+                             + done.stderr.decode(errors="replace").strip())
             return
         target = self.wav_dir / f"{count:04d}.wav"
         with subprocess.Popen(espeak_command(text, self.settings, stdout=True),

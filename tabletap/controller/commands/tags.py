@@ -108,6 +108,9 @@ def _open(args: argparse.Namespace, taps: list[str] | None = None) -> tuple[Desk
             "--config FILE with your reader's transport (uart, spi or i2c), or --sim to try "
             "the emulator"
         )
+    print(f"tabletap: config {source or 'built-in (no config file)'}; reader {name} "
+          f"({'emulated, --sim' if args.sim else config.readers[name].transport})",
+          file=sys.stderr)
     one = config.model_copy(update={"readers": {name: config.readers[name]}})
     reader = build_readers(one, context)[name]
     clock = context.get("clock") or SystemClock()
