@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, is_dataclass, replace
 from typing import Any
 
 from tabletap.controller.config import Config
@@ -236,6 +236,14 @@ class TableSession:
             return self.reject(Rejection("nothing-to-undo", f"Nothing to take back: {why}."),
                                now)
         assert self.engine is not None and self.header is not None
+        if self._gesture_pending():
+            # a half-made play (a projectile waiting for its target) is what the family wants
+            # back: cancel it and take back nothing that was accepted
+            self.table = type(self.table)()
+            cancelled = self.waiting("The half-made play is cancelled; nothing else is taken "
+                                     "back.", now, lights=None)
+            self._show("accepted", None, now, hold=True)  # then back to whose turn it is
+            return cancelled
         if not self.history:
             return self.reject(Rejection("nothing-to-undo", "Nothing has been played yet."),
                                now)
@@ -276,6 +284,13 @@ class TableSession:
         self._show("accepted", None, now, hold=True)
         self.last = Result(True, events=(Event("undo", text, {"undid": last.action}),))
         return self.last
+
+    def _gesture_pending(self) -> bool:
+        """Whether the table layer holds a half-made gesture: it differs from a fresh one in
+        anything but the scenario's forced chance outcomes."""
+        if self.table is None or not is_dataclass(self.table):
+            return False
+        return replace(self.table, forced={}) != type(self.table)()
 
     # -- what the family hears ------------------------------------------------------------------
 
