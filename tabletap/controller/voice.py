@@ -120,9 +120,11 @@ class VoiceWorker:
         if self.wav_dir is None:
             done = subprocess.run(espeak_command(text, self.settings), capture_output=True,
                                   timeout=60, check=False)
-            if done.returncode:
+            errors = done.stderr.decode(errors="replace").strip()
+            # espeak-ng exits 0 when it cannot open the sound card; only stderr says so
+            if done.returncode or "error" in errors.lower():
                 self._failed(f"espeak-ng failed ({done.returncode}): "
-                             + done.stderr.decode(errors="replace").strip())
+                             + (errors.splitlines() or ["no reason given"])[-1])
             return
         target = self.wav_dir / f"{count:04d}.wav"
         with subprocess.Popen(espeak_command(text, self.settings, stdout=True),

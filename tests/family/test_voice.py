@@ -71,3 +71,23 @@ def test_the_speaker_remembers_what_was_said_with_or_without_a_voice():
     speaker.say("It is ben's turn.")
     speaker.say("")
     assert list(speaker.said) == ["It is ben's turn."] and speaker.total == 1
+
+
+def test_a_box_without_a_sound_card_logs_the_first_failure_only(tmp_path: Path, monkeypatch,
+                                                                 caplog):
+    """espeak-ng exits 0 when ALSA has no card and says so only on stderr; a stand-in on PATH
+    behaves the same, so this runs on machines with and without a sound card."""
+    fake = tmp_path / "espeak-ng"
+    fake.write_text("#!/bin/sh\necho 'ALSA lib pcm.c: Unknown PCM default' >&2\n"
+                    "echo 'error: No such file or directory' >&2\nexit 0\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    worker = VoiceWorker(VoiceSettings())
+    with caplog.at_level("DEBUG", logger="tabletap.voice"):
+        for n in range(3):
+            worker.say(f"Sentence {n}.")
+        assert worker.wait_idle(30)
+    worker.close()
+    assert worker.failures == 3
+    errors = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert len(errors) == 1 and "No such file or directory" in errors[0].getMessage()
