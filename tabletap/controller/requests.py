@@ -16,6 +16,7 @@ from typing import Any
 from tabletap.controller.daemon import Daemon
 from tabletap.controller.games.base import ManualAction
 from tabletap.controller.session import Result
+from tabletap.controller.speech import game_name
 
 PROTOCOL = 1
 Reply = dict[str, Any]
@@ -84,8 +85,8 @@ def new(daemon: Daemon, request: dict[str, Any]) -> Reply:
                 "[NAMES], \"options\": {...}}"}
     session = daemon.session
     if session.playing and session.header is not None:
-        return {"ok": False, "error": f"A game of {session.header.game} is under way: abandon "
-                "it first (`tabletap abandon`), then start the new one."}
+        return {"ok": False, "error": f"A game of {game_name(session.header.game)} is under "
+                "way: abandon it first (`tabletap abandon`), then start the new one."}
     options = spec.get("options")
     result = session.start(spec["game"], list(spec["players"]), daemon.clock.now(),
                            None if options is None else dict(options))
