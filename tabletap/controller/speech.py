@@ -46,8 +46,6 @@ def piece_words(piece: str) -> str:
         return "golden key"
     if len(parts) >= 2 and parts[0] in ("key", "king", "castle", "player"):
         parts = parts[1:2] + parts[:1] + parts[2:]  # key/blue/3 -> blue key 3
-    elif parts[0] in ("domino",):
-        pass
     return " ".join(p.replace("-", " ") for p in parts)
 
 
