@@ -127,3 +127,13 @@ def test_a_user_who_may_not_use_the_state_folder_is_told_so(table: Path):
     assert "sudo -u tabletap" in done.stderr and "no table is running" not in done.stderr
     shown = _cmd("state", "--config", str(table), user="nobody")
     assert shown.returncode == 2 and "you may not read the table's state folder" in shown.stderr
+
+
+def test_a_state_folder_that_cannot_be_used_is_a_sentence_not_a_traceback(tmp_path: Path):
+    (tmp_path / "a-file").write_text("")
+    cfg = tmp_path / "t.yaml"
+    cfg.write_text(f"state_dir: {tmp_path / 'a-file' / 'state'}\n")
+    done = subprocess.run([*TABLETAP, "run", "--sim", "--config", str(cfg)], capture_output=True,
+                          text=True, timeout=30, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "the state folder" in done.stderr and "cannot be used (Not a directory" in done.stderr

@@ -20,7 +20,12 @@ from typing import Any
 import yaml
 
 from tabletap.controller.clock import SystemClock
-from tabletap.controller.commands.common import add_config_argument, config_or_exit, setup_logging
+from tabletap.controller.commands.common import (
+    PERMISSION_HINT,
+    add_config_argument,
+    config_or_exit,
+    setup_logging,
+)
 from tabletap.controller.control import ControlServer, socket_path
 from tabletap.controller.journal import JournalError
 from tabletap.controller.requests import dispatch
@@ -78,6 +83,12 @@ def run(args: argparse.Namespace) -> int:
         daemon = open_table(config, context, clock, _spec(args, config), print, new=args.new)
     except (StartError, JournalError) as exc:
         print(f"tabletap: cannot start: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # the state folder: another user's, on a file, a full disk
+        hint = PERMISSION_HINT if isinstance(exc, PermissionError) else \
+            "Check state_dir in the config."
+        print(f"tabletap: cannot start: the state folder {config.state_dir} cannot be used "
+              f"({exc.strerror or exc}: {exc.filename}). {hint}", file=sys.stderr)
         return 2
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
