@@ -27,10 +27,26 @@ $(NPM_STAMP): package.json package-lock.json
 	       "under real MicroPython is skipped; it still runs under CPython."; \
 	fi
 
+# The table's voice: espeak-ng speaks, sox checks in a test that a rendered sentence is not
+# silence. From apt when missing and we are root; otherwise that test is skipped with a notice.
+VOICE_STAMP := $(VENV)/.voice
+$(VOICE_STAMP): $(STAMP)
+	@if ! { command -v espeak-ng >/dev/null && command -v sox >/dev/null; }; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q espeak-ng sox; \
+	  fi; \
+	fi; \
+	if command -v espeak-ng >/dev/null && command -v sox >/dev/null; then \
+	  touch $(VOICE_STAMP); \
+	else \
+	  echo "NOTICE: espeak-ng or sox is missing (apt-get install espeak-ng sox): the voice" \
+	       "check is skipped."; \
+	fi
+
 run: $(STAMP)
 	$(BIN)/tabletap sim run --play-by-play scenarios/magic-keys/demo-three-players.yaml
 
-test: $(STAMP) $(NPM_STAMP)
+test: $(STAMP) $(NPM_STAMP) $(VOICE_STAMP)
 	$(BIN)/ruff check .
 	TABLETAP_REQUIRE_MICROPYTHON=$$( [ -f $(NPM_STAMP) ] || [ -n "$$CI" ] && echo 1 ) $(BIN)/pytest
 	$(BIN)/python tools/kingdomino_scenarios.py --check

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-MODULES: list[str] = ["core", "oversiege", "kingdomino", "serial", "nfc", "gpio"]
+MODULES: list[str] = ["core", "oversiege", "kingdomino", "serial", "nfc", "gpio", "voice"]
 
 
 def main(argv: list[str]) -> int:

@@ -94,6 +94,30 @@ class LightsConfig(Strict):
     pixels: int = 12
     active_high: bool = True  # False for a common-anode RGB LED (gpio backend)
     feedback_seconds: float = Field(2.0, gt=0)  # how long accepted/rejected/fake show
+    # one colour per seat, in seat order (whose turn, the seats at set-up, the winner);
+    # empty: a player named after a colour shows it, the others patterns.SEAT_COLOURS
+    seat_colours: list[str] = []
+
+    @field_validator("seat_colours")
+    @classmethod
+    def _known_colours(cls, value: list[str]) -> list[str]:
+        from tabletap.controller.patterns import COLOURS
+
+        for colour in value:
+            if colour not in COLOURS:
+                raise ValueError(f"{colour!r} is not a colour the lights know "
+                                 f"({', '.join(sorted(COLOURS))})")
+        return value
+
+
+class VoiceConfig(Strict):
+    """The table's voice (espeak-ng). `enabled` left out: on at a real table, off with
+    `backend: sim` (a developer's machine should not talk through every test)."""
+
+    enabled: bool | None = None
+    voice: str = Field("en", pattern=r"^[A-Za-z0-9_+-]+(?:/[A-Za-z0-9_+-]+)*$")
+    rate: int = Field(150, ge=80, le=450)  # words per minute
+    volume: int = Field(100, ge=0, le=200)  # espeak-ng amplitude
 
 
 class SerialConfig(Strict):
@@ -120,6 +144,9 @@ class Config(Strict):
     seed: int | None = None  # None: a fresh random seed each game (recorded in the journal)
     options: dict[str, Any] = {}
     setup: dict[str, Any] = {}
+    # per-game options for a game chosen at the table or with `tabletap new` (game -> options)
+    game_options: dict[str, dict[str, Any]] = {}
+    voice: VoiceConfig = VoiceConfig()
     backend: Literal["sim", "gpio", "serial"] = "sim"
     pin_factory: str | None = None  # gpiozero factory; GPIOZERO_PIN_FACTORY also works
     readers: dict[str, ReaderConfig] = {"chest": ReaderConfig(), "pond": ReaderConfig()}
@@ -134,6 +161,20 @@ class Config(Strict):
     state_dir: str = "state"
     uid_registry: str | None = None  # defaults to <state_dir>/uids.yaml
     log_level: Literal["debug", "info", "warning", "error"] = "info"
+
+    def options_for(self, game: str) -> dict[str, Any]:
+        """The options a game starts with when the family chooses it: `game_options[game]`,
+        or `options` when `game` is the config's own game."""
+        if game in self.game_options:
+            return dict(self.game_options[game])
+        return dict(self.options) if game == self.game else {}
+
+    def voice_on(self, simulated: bool = False) -> bool:
+        """Whether the table speaks: as configured, else only at a real table (not with
+        `backend: sim`, nor under `--sim` or the scenario runner)."""
+        if self.voice.enabled is not None:
+            return self.voice.enabled
+        return self.backend != "sim" and not simulated
 
     def registry_path(self) -> Path:
         return Path(self.uid_registry) if self.uid_registry else Path(self.state_dir) / "uids.yaml"
@@ -159,6 +200,11 @@ def _checked(doc: YamlDoc) -> Config:
 def _check_game(doc: YamlDoc, config: Config) -> None:
     """A game named in the config must start: a bad option is a config error with its line,
     not a surprise when the family sits down."""
+    for game in config.game_options:
+        try:
+            engine_for(game)
+        except Rejection as exc:
+            raise doc.error(("game_options", game), exc.message) from None
     if config.game is None:
         return
     try:

@@ -132,6 +132,7 @@ class Daemon:
             self.clock.sleep(min(self.poll_period, end - self.clock.now()))
 
     def close(self) -> None:
+        self.session.speaker.close()
         for reader in self.readers.values():
             try:
                 reader.close()

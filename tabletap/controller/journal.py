@@ -4,6 +4,12 @@ One JSON object per line. The first line names the game (players, seed, options,
 later line is one accepted action as the engine resolved it (chance outcomes included), so replay
 never draws again. Lines are appended and fsynced one by one; a new journal is created atomically.
 
+Two more entry types keep a family's corrections and decisions in the same record: `undo` takes
+back the last live action (`undoes` names its number; replay pops the state it left; action
+numbers count live actions, so the next action after an undo takes the number again), and
+`abandoned` marks a game the family gave up (it is archived at once; a journal that ends on it
+after a power cut is never resumed).
+
 A power cut can tear only the last line, and that line's action was never answered at the table
 (the chest and lights act after the fsync), so a torn tail is dropped with a warning. Any other
 line that does not parse or replay is a loud JournalError: silently skipping it would quietly
@@ -43,6 +49,16 @@ class GameHeader:
                 "seed": self.seed, "options": self.options, "setup": self.setup}
 
 
+@dataclass(frozen=True)
+class Played:
+    """One live action and what it left behind, so undo can restore the state before it."""
+
+    number: int
+    action: JSON
+    before: Any  # the state the action was applied to (states are immutable: shared, not copied)
+    events: tuple[Any, ...] = ()
+
+
 @dataclass
 class Replayed:
     header: GameHeader
@@ -50,6 +66,9 @@ class Replayed:
     state: Any
     actions: int
     warnings: list[str]
+    history: list[Played] = field(default_factory=list)  # live actions, oldest first
+    abandoned: bool = False
+    undos: int = 0  # undo entries since the last action (undo never crosses a handover twice)
 
 
 class Journal:
@@ -97,6 +116,20 @@ class Journal:
             fh.flush()
             os.fsync(fh.fileno())
 
+    def append_undo(self, number: int) -> None:
+        """Take back live action `number` (the last one): journaled like any action, fsynced
+        before the table answers, so a power cut never half-undoes."""
+        self._append_entry({"type": "undo", "undoes": number})
+
+    def append_abandoned(self) -> None:
+        self._append_entry({"type": "abandoned"})
+
+    def _append_entry(self, entry: JSON) -> None:
+        with open(self.path, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(entry, sort_keys=True) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+
     def replay(self, repair: bool = True) -> Replayed:
         """Rebuild the game from the journal; JournalError for anything but a torn last line.
 
@@ -128,21 +161,37 @@ class Journal:
         except Rejection as exc:
             raise JournalError(f"{self.path}:1: the game header does not start a game: "
                                f"{exc.message}") from None
-        count = 0
+        history: list[Played] = []
+        abandoned = False
+        undos = 0
         for lineno, line in enumerate(lines[1:], start=2):
             entry = self._parse(line, lineno)
+            if abandoned:
+                raise JournalError(f"{self.path}:{lineno}: an entry after the game was abandoned")
+            if entry.get("type") == "undo":
+                if not history or entry.get("undoes") != history[-1].number:
+                    raise JournalError(f"{self.path}:{lineno}: undo of action "
+                                       f"{entry.get('undoes')}, which is not the last live one")
+                state = history.pop().before
+                undos += 1
+                continue
+            if entry.get("type") == "abandoned":
+                abandoned = True
+                continue
             if entry.get("type") != "action" or "action" not in entry:
                 raise JournalError(f"{self.path}:{lineno}: not an action entry")
             try:
                 action = engine.action_from_json(entry["action"])
-                state = engine.apply(state, action).state
+                outcome = engine.apply(state, action)
             except Rejection as exc:
                 raise JournalError(
                     f"{self.path}:{lineno}: action {entry['action']} does not replay "
                     f"({exc.code}: {exc.message})"
                 ) from None
-            count += 1
-        return Replayed(header, engine, state, count, warnings)
+            history.append(Played(len(history) + 1, entry["action"], state, outcome.events))
+            undos = 0
+            state = outcome.state
+        return Replayed(header, engine, state, len(history), warnings, history, abandoned, undos)
 
     def _parse(self, line: bytes, lineno: int) -> JSON:
         try:

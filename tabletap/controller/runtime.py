@@ -21,6 +21,8 @@ from tabletap.controller.ports import Clock
 from tabletap.controller.rules import engine_for
 from tabletap.controller.rules.base import JSON, Rejection
 from tabletap.controller.session import Narrator, TableSession
+from tabletap.controller.speech import game_name
+from tabletap.controller.voice import Speaker, VoiceSettings, VoiceWorker
 
 log = logging.getLogger("tabletap.runtime")
 
@@ -46,7 +48,8 @@ def open_table(
     narrate: Narrator = lambda text: None,
     new: bool = False,
 ) -> Daemon:
-    """Resume the unfinished game in the journal, or start `spec` (a new game)."""
+    """Resume the unfinished game in the journal, or start `spec` (a new game); with neither,
+    the table waits for a game card (tablesetup)."""
     try:
         registry = UidRegistry.load(config.registry_path())
     except RegistryError as exc:
@@ -54,19 +57,29 @@ def open_table(
     journal = Journal.in_dir(config.state_dir)
     engine = state = header = None
     actions = 0
+    history: list = []
+    undos = 0
+    notices: list[str] = []
+    resumed = ""
     if journal.exists() and not new:
         replayed = journal.replay()  # JournalError is loud on purpose
         for warning in replayed.warnings:
             log.warning(warning)
-        if not replayed.engine.is_over(replayed.state):
+        if not replayed.abandoned and not replayed.engine.is_over(replayed.state):
             header, engine, state = replayed.header, replayed.engine, replayed.state
-            actions = replayed.actions
+            actions, history, undos = replayed.actions, replayed.history, replayed.undos
             narrate(f"Resuming the unfinished {header.game} game of {', '.join(header.players)} "
                     f"after {actions} actions.")
-    if state is None:
-        if spec is None:
-            raise StartError("no game to resume and none to start: name one with --game and "
-                             "--players, or `game:` and `players:` in the config")
+            player = engine.current_player(state)
+            resumed = f"The game of {game_name(header.game)} goes on" + (
+                f": it is {player}'s turn." if player else ".")
+            notices += mismatch(header, spec)
+    if state is None and spec is not None and not spec.players:
+        spec = None  # a config that names a game but no players: chosen at the table
+    if state is None and spec is None:
+        notices.append("No game is under way: tap a game card to set one up.")
+    elif state is None:
+        assert spec is not None
         seed = spec.seed if spec.seed is not None else secrets.randbelow(2**31)
         header = GameHeader(spec.game, list(spec.players), seed, dict(spec.options),
                             dict(spec.setup))
@@ -79,15 +92,38 @@ def open_table(
         # Some games announce their set-up (Kingdomino's first line); engines may offer it.
         for event in getattr(engine, "opening_events", lambda _state: ())(state):
             narrate(f"  {event.text}")
-    assert engine is not None and header is not None
-    table = table_for(header.game)
+    table = table_for(header.game) if header is not None else None
     try:
         readers = build_readers(config, context)
         outputs = build_outputs(config, context)
     except (AdapterError, ValueError, OSError) as exc:
         raise StartError(f"the {config.backend} wiring cannot start: {exc}") from None
+    worker = None
+    if config.voice_on(simulated=bool(context.get("sim"))):
+        worker = VoiceWorker(VoiceSettings(config.voice.voice, config.voice.rate,
+                                           config.voice.volume))
     session = TableSession(engine, table, state, journal, outputs, config, narrate,
-                           actions=actions, header=header)
+                           actions=actions, header=header, speaker=Speaker(worker),
+                           history=list(history), undos=undos)
+    if resumed:
+        session.speaker.say(resumed)  # the play-by-play printed its own line above
+    for notice in notices:
+        log.warning(notice)
+        session.tell(notice)
     session.show_turn()
     return Daemon(session, readers, outputs.buttons, clock, Identifier(registry),
                   config.poll.period, config.poll.miss_threshold)
+
+
+def mismatch(header: GameHeader, spec: GameSpec | None) -> list[str]:
+    """The config (or the command line) asks for another game than the unfinished one: say so,
+    and how to switch, rather than silently resuming."""
+    if spec is None or (spec.game == header.game and (
+            not spec.players or list(spec.players) == list(header.players))):
+        return []
+    wanted = f"{game_name(spec.game)}" + (f" for {', '.join(spec.players)}"
+                                          if spec.players else "")
+    return [f"The config asks for {wanted}, but the unfinished game of {game_name(header.game)} "
+            f"for {', '.join(header.players)} goes on. To switch, tap the game card, hold the "
+            "end-turn button and tap the game card again; or run `tabletap abandon`, then "
+            "`tabletap new`."]

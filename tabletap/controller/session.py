@@ -2,6 +2,11 @@
 
 Order matters for "a power cut never loses a game": an accepted action is appended to the journal
 and fsynced *before* the chest or the lights act on it. A rejection changes nothing but the lights.
+
+The session also runs what a family does without a shell: the set-up by game card, the undo and
+abandon gestures (tablesetup; `tabletap undo` too), and the voice: every sentence of the
+play-by-play is also said (speech, voice). With no game under way, `state` is
+None and the table waits for a game card.
 """
 
 from __future__ import annotations
@@ -9,7 +14,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, is_dataclass, replace
 from typing import Any
 
 from tabletap.controller.config import Config
@@ -20,10 +25,14 @@ from tabletap.controller.games.base import (
     PieceLifted,
     TableInput,
 )
-from tabletap.controller.journal import GameHeader, Journal
+from tabletap.controller.journal import GameHeader, Journal, Played
 from tabletap.controller.patterns import player_colour
 from tabletap.controller.ports import InputEvent, Outputs
 from tabletap.controller.rules.base import Engine, Event, Rejection
+from tabletap.controller.speech import game_name, refusal, spoken
+from tabletap.controller.tablesetup import TableSetup
+from tabletap.controller.takeback import chance_reason, put_back
+from tabletap.controller.voice import Speaker
 
 log = logging.getLogger("tabletap.session")
 
@@ -43,8 +52,8 @@ class Result:
 
 @dataclass
 class TableSession:
-    engine: Engine[Any, Any]
-    table: GameTable
+    engine: Engine[Any, Any] | None  # None, with table and state: no game under way
+    table: GameTable | None
     state: Any
     journal: Journal
     outputs: Outputs
@@ -56,10 +65,28 @@ class TableSession:
     _relock_at: float | None = None
     _feedback_until: float | None = None
     _reader_missing: set[str] = field(default_factory=set)
+    speaker: Speaker = field(default_factory=Speaker)
+    setup: TableSetup = field(default_factory=TableSetup)
+    history: list[Played] = field(default_factory=list)  # live actions, for undo
+    now: float = 0.0  # the time of the input being handled
+    undos: int = 0  # actions taken back since the last accepted one
+    _chance: set[int] = field(default_factory=set)  # actions whose engine drew chance
+
+    @property
+    def playing(self) -> bool:
+        """A game is under way (started and not over)."""
+        return self.engine is not None and self.state is not None \
+            and not self.engine.is_over(self.state)
 
     # -- inputs -------------------------------------------------------------------------------
 
     def handle(self, event: TableInput, now: float) -> Result:
+        self.now = now
+        routed = self.setup.route(self, event, now)
+        if routed is not None:
+            self.last = routed
+            return routed
+        assert self.engine is not None and self.table is not None
         try:
             if self.engine.is_over(self.state):
                 if isinstance(event, PieceLifted):
@@ -73,6 +100,7 @@ class TableSession:
                 return Result(None)
             if isinstance(interpreted, Pending):
                 self.narrate(f"  … {interpreted.message}")
+                self.speaker.say(spoken(interpreted.message))
                 if interpreted.count is None:
                     self._show("pending", None, now, hold=False)
                 else:
@@ -83,13 +111,16 @@ class TableSession:
             # A gesture may stand for several actions (Magic Keys' digital dice: the key tapped
             # at the chest is the move to its space and the try): all of them, or none.
             steps = interpreted if isinstance(interpreted, tuple) else (interpreted,)
-            state, resolved, events = self.state, [], []
+            state, resolved, events, played = self.state, [], [], []
             for action in steps:
                 outcome = self.engine.apply(state, action)
+                asked = self.engine.action_to_json(action)
+                entry = self.engine.action_to_json(outcome.action)
+                played.append((state, entry, outcome.events, asked != entry))
                 state = outcome.state
                 resolved.append(outcome.action)
                 events.extend(outcome.events)
-            entries = [self.engine.action_to_json(a) for a in resolved]
+            entries = [entry for _, entry, _, _ in played]
         except Rejection as rejection:
             return self.reject(rejection, now)
         except Exception:  # noqa: BLE001 - a bug must cost one move, never the game
@@ -104,10 +135,15 @@ class TableSession:
             return self.reject(Rejection(
                 "journal-error", f"tabletap could not save this move ({exc.strerror or exc}), "
                 "so it does not count. Check the SD card, then try again."), now)
+        self.undos = 0
+        for i, (before, entry, evs, drew) in enumerate(played, start=self.actions + 1):
+            self.history.append(Played(i, entry, before, evs))
+            if drew:
+                self._chance.add(i)
         self.actions += len(entries)
         self.state = state
         for ev in events:
-            self.narrate(f"  {ev.text}")
+            self.tell(ev.text)
             log.info("%s: %s", ev.kind, ev.text)
         self._answer(tuple(events), now)
         for action in resolved:
@@ -120,15 +156,44 @@ class TableSession:
         a fresh secret seed, no forced set-up, the finished game archived by the journal."""
         assert self.header is not None
         header = replace(self.header, seed=secrets.randbelow(2**31), setup={})
-        state = self.engine.new_game(header.players, header.seed, header.options, header.setup)
-        self.journal.start(header)
+        return self.begin(header, now)
+
+    def start(self, game: str, players: list[str], now: float,
+              options: dict[str, Any] | None = None, seed: int | None = None) -> Result:
+        """A new game chosen at the table or from a shell, with the config's options for it
+        unless `options` are given. Refused, with the engine's reason, if it cannot start."""
+        if options is None:
+            options = self.config.options_for(game)
+        header = GameHeader(game, list(players), secrets.randbelow(2**31) if seed is None
+                            else seed, dict(options), {})
+        return self.begin(header, now)
+
+    def begin(self, header: GameHeader, now: float) -> Result:
+        """Start the game `header` names; the previous journal is archived first."""
+        from tabletap.controller.games import table_for
+        from tabletap.controller.rules import engine_for
+
+        try:
+            engine = engine_for(header.game)
+            table = table_for(header.game)
+            state = engine.new_game(header.players, header.seed, header.options, header.setup)
+        except Rejection as rejection:
+            return self.reject(rejection, now)
+        try:
+            self.journal.start(header)
+        except OSError as exc:
+            log.error("cannot write the journal %s: %s", self.journal.path, exc)
+            return self.reject(Rejection(
+                "journal-error", f"tabletap could not save the new game ({exc.strerror or exc})."
+                " Check the SD card, then try again."), now)
+        self.engine, self.table = engine, table  # no half-made gesture carries over
         self.header, self.state, self.actions = header, state, 0
-        self.table = type(self.table)()  # no half-made gesture carries over
-        opening = (Event("new-game", f"A new game of {header.game} begins: "
+        self.history, self._chance, self.undos = [], set(), 0
+        opening = (Event("new-game", f"A new game of {game_name(header.game)} begins: "
                          f"{', '.join(header.players)}."),
                    *getattr(self.engine, "opening_events", lambda _s: ())(state))
         for ev in opening:
-            self.narrate(f"  {ev.text}")
+            self.tell(ev.text)
         self._relock_at = None
         self._chest(False)
         self._feedback_until = None
@@ -136,8 +201,130 @@ class TableSession:
         self.last = Result(True, events=tuple(opening))
         return self.last
 
+    def abandon(self, now: float) -> Result:
+        """Give up the game under way: journaled, archived, said aloud, never silent."""
+        if not self.playing or self.header is None:
+            return self.reject(Rejection("no-game", "No game is under way, so there is "
+                                         "nothing to abandon."), now)
+        try:
+            self.journal.append_abandoned()
+            archived = self.journal.archive()
+        except OSError as exc:
+            log.error("cannot archive the journal %s: %s", self.journal.path, exc)
+            return self.reject(Rejection(
+                "journal-error", f"tabletap could not archive the game ({exc.strerror or exc}),"
+                " so it goes on. Check the SD card, then try again."), now)
+        game = self.header.game
+        log.warning("the %s game of %s was abandoned after %d actions; archived as %s", game,
+                    ", ".join(self.header.players), self.actions, archived)
+        self.engine = self.table = self.state = self.header = None
+        self.actions, self.history, self._chance = 0, [], set()
+        self._relock_at = None
+        self._chest(False)
+        self._feedback_until = None
+        text = (f"The game of {game_name(game)} is abandoned; it is kept in the archive. "
+                "Tap a game card to set up the next one.")
+        self.tell(text)
+        self._light("idle")
+        self.last = Result(True, events=(Event("abandoned", text),))
+        return self.last
+
+    def undo(self, now: float) -> Result:
+        """Take back the last live action of the current turn, journaled before the table is
+        told; a roll (or any chance) and the action that began this turn stay."""
+        if not self.playing:
+            why = "the game is over" if self.state is not None else "no game is under way"
+            return self.reject(Rejection("nothing-to-undo", f"Nothing to take back: {why}."),
+                               now)
+        assert self.engine is not None and self.header is not None
+        if self._gesture_pending():
+            # a half-made play (a projectile waiting for its target) is what the family wants
+            # back: cancel it and take back nothing that was accepted
+            self.table = type(self.table)()
+            cancelled = self.waiting("The half-made play is cancelled; nothing else is taken "
+                                     "back.", now, lights=None)
+            self._show("accepted", None, now, hold=True)  # then back to whose turn it is
+            return cancelled
+        if not self.history:
+            return self.reject(Rejection("nothing-to-undo", "Nothing has been played yet."),
+                               now)
+        last = self.history[-1]
+        why = chance_reason(last.action) or (
+            "chance stays as it came" if last.number in self._chance else None)
+        if why:
+            return self.reject(Rejection("undo-chance", f"That cannot be taken back: {why}."),
+                               now)
+        # The turn being corrected is the one the last action belongs to: the action that
+        # handed the turn on (a key tried in Magic Keys) may be taken back at once, but undo
+        # never walks back over a handover into an earlier turn.
+        owner = self.engine.current_player(last.before)
+        handed_over = owner != self.engine.current_player(self.state)
+        if handed_over and self.undos:
+            return self.reject(Rejection(
+                "undo-turn", f"That was in {owner}'s turn, which is over: undo goes back only "
+                f"to the start of {self.engine.current_player(self.state)}'s turn."), now)
+        try:
+            self.journal.append_undo(last.number)
+        except OSError as exc:
+            log.error("cannot write the journal %s: %s", self.journal.path, exc)
+            return self.reject(Rejection(
+                "journal-error", f"tabletap could not save the undo ({exc.strerror or exc}), "
+                "so nothing is taken back. Check the SD card, then try again."), now)
+        self.history.pop()
+        self.undos += 1
+        self._chance.discard(last.number)
+        self.state, self.actions = last.before, self.actions - 1
+        self.table = type(self.table)() if self.table is not None else None
+        text = f"Taken back. {put_back(self.header.game, last.action)}".strip()
+        if handed_over:
+            text += f" It is {owner}'s turn again."
+        if any(ev.kind == "chest-open" for ev in last.events) and self.outputs.chest.is_open:
+            text += " The chest locks again."
+            self._lock(now)
+        self.tell(text)
+        self._show("accepted", None, now, hold=True)
+        self.last = Result(True, events=(Event("undo", text, {"undid": last.action}),))
+        return self.last
+
+    def _gesture_pending(self) -> bool:
+        """Whether the table layer holds a half-made gesture: it differs from a fresh one in
+        anything but the scenario's forced chance outcomes."""
+        if self.table is None or not is_dataclass(self.table):
+            return False
+        return replace(self.table, forced={}) != type(self.table)()
+
+    # -- what the family hears ------------------------------------------------------------------
+
+    def tell(self, text: str) -> None:
+        """A sentence of the play-by-play: printed, and said when the voice is on."""
+        self.narrate(f"  {text}")
+        self.speaker.say(spoken(text))
+
+    def waiting(self, text: str, now: float, lights: str | None = "pending") -> Result:
+        """An answer that is neither accepted nor refused (a set-up step, a gesture's first
+        half): said, and shown as `lights`."""
+        self.tell(text)
+        if lights is not None:
+            self._show(lights, None, now, hold=False)
+        self.last = Result(None, pending=text)
+        return self.last
+
+    def quiet(self) -> Result:
+        self.last = Result(None)
+        return self.last
+
+    def show_seats(self, seats: list[str]) -> None:
+        """At set-up the lights count the seats, in the colour of the player who sat last."""
+        seat = len(seats) - 1
+        self._light("turn", self.seat_colour(seats[seat], seat), len(seats))
+
+    def seat_colour(self, player: str, seat: int) -> str:
+        colours = self.config.lights.seat_colours
+        return player_colour(player, seat) if not colours else colours[seat % len(colours)]
+
     def reject(self, rejection: Rejection, now: float) -> Result:
         """Show a rejection; the game state is untouched by construction."""
+        self.speaker.say(refusal(rejection.message))
         self.narrate(f"  ✗ rejected ({rejection.code}): {rejection.message}")
         log.warning("rejected %s: %s", rejection.code, rejection.message)
         self._show("rejected", None, now, hold=True)
@@ -147,16 +334,16 @@ class TableSession:
     def input(self, event: InputEvent, now: float) -> None:
         """Inputs the session itself answers (the lid switch), not the game."""
         if event.kind == "lid-closed" and self.outputs.chest.is_open:
-            self.narrate("  The lid is closed: the chest locks.")
+            self.tell("The lid is closed: the chest locks.")
             self._lock()
 
     # -- time ---------------------------------------------------------------------------------
 
     def tick(self, now: float) -> None:
         if self._relock_at is not None and now >= self._relock_at:
-            self.narrate("  The chest locks again.")
+            self.tell("The chest locks again.")
             self._lock(now)
-        expired = self.table.expire(now)
+        expired = self.table.expire(now) if self.table is not None else None
         if expired is not None:
             self.reject(expired, now)
         if self._feedback_until is not None and now >= self._feedback_until:
@@ -180,7 +367,8 @@ class TableSession:
             self._chest(True)
             self._relock_at = now + self.config.chest.open_seconds
         if "win" in kinds:
-            self._show("win", None, now, hold=False)
+            # the celebration, then the lights rest on the winner's colour (_show_resting)
+            self._show("win", self._winner_colour(), now, hold=True)
         elif "fake" in kinds:
             self._show("fake", None, now, hold=True)
         else:
@@ -221,13 +409,23 @@ class TableSession:
         """What the lights show between answers: a missing reader, the win, or whose turn."""
         if self._reader_missing:
             self._light("reader-missing")
-        elif self.engine.is_over(self.state):
-            self._light("win")
+        elif self.engine is not None and self.engine.is_over(self.state):
+            self._light("turn", self._winner_colour())
         else:
             self.show_turn()
 
+    def _winner_colour(self) -> str | None:
+        assert self.engine is not None and self.header is not None
+        winners = self.engine.winners(self.state)
+        if len(winners) != 1 or winners[0] not in self.header.players:
+            return "gold"  # a shared win (or none): gold for everyone
+        return self.seat_colour(winners[0], self.header.players.index(winners[0]))
+
     def show_turn(self, count: int | None = None) -> None:
         """Whose turn it is, in their colour, with the table's count (or `count`)."""
+        if self.engine is None or self.table is None:
+            self._light("idle")
+            return
         player = self.engine.current_player(self.state)
         if player is None:
             self._light("idle")
@@ -236,4 +434,4 @@ class TableSession:
         seat = players.index(player) if player in players else 0
         if count is None:
             count = self.table.turn_count(self.state)
-        self._light("turn", player_colour(player, seat), count)
+        self._light("turn", self.seat_colour(player, seat), count)

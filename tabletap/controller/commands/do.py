@@ -12,8 +12,13 @@ from typing import Any
 
 import yaml
 
-from tabletap.controller.commands.common import add_config_argument, config_or_exit
-from tabletap.controller.control import request, socket_path
+from tabletap.controller.commands.common import (
+    add_config_argument,
+    ask_daemon,
+    config_or_exit,
+    key_values,
+    print_reply,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -25,13 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def parse_fields(action: str, fields: list[str]) -> dict[str, Any]:
-    data: dict[str, Any] = {"action": action}
-    for item in fields:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ValueError(f"{item!r}: expected KEY=VALUE")
-        data[key] = yaml.safe_load(value)
-    return data
+    return {"action": action, **key_values(fields)}
 
 
 def do(args: argparse.Namespace) -> int:
@@ -41,21 +40,9 @@ def do(args: argparse.Namespace) -> int:
     except (ValueError, yaml.YAMLError) as exc:
         print(f"tabletap: {exc}", file=sys.stderr)
         return 2
-    path = socket_path(config.state_dir)
     try:
-        reply = request(path, {"do": data})
+        reply = ask_daemon(config, {"do": data})
     except TypeError as exc:  # a value YAML read as something JSON cannot carry (a date)
         print(f"tabletap: {exc}; quote the value", file=sys.stderr)
         return 2
-    except OSError as exc:
-        print(f"tabletap: no table is running at {path} ({exc.strerror or exc})", file=sys.stderr)
-        return 2
-    if not reply.get("ok"):
-        print(f"tabletap: {reply.get('error')}", file=sys.stderr)
-        return 2
-    for text in reply.get("events", []):
-        print(text)
-    if reply.get("accepted") is False:
-        print(f"rejected ({reply.get('rejected')}): {reply.get('message')}")
-        return 1
-    return 0
+    return print_reply(reply)

@@ -22,7 +22,11 @@ from typing import Any, Literal
 
 from tabletap.controller.adapters import build_outputs, build_readers
 from tabletap.controller.clock import SystemClock
-from tabletap.controller.commands.common import add_config_argument, config_or_exit
+from tabletap.controller.commands.common import (
+    add_config_argument,
+    config_or_exit,
+    config_source,
+)
 from tabletap.controller.config import Config
 from tabletap.controller.ports import Clock, InputEvent, Outputs, ReaderUnavailable, TagReader
 
@@ -357,9 +361,9 @@ def report(findings: Iterable[Finding]) -> tuple[str, int]:
 
 
 def doctor(args: argparse.Namespace) -> int:
-    config = config_or_exit(args)
+    config = config_or_exit(args, announce=False)
     clock = SystemClock()
-    source = args.config or "the default config"
+    source = config_source(args) or "the built-in simulated table (no config file)"
     simulate = args.sim or config.backend == "sim"  # `backend: sim` has nothing else to check
     if simulate:
         context = simulated_context(config, clock)

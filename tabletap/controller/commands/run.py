@@ -8,7 +8,6 @@ SIGTERM or SIGINT; a SIGKILL or a power cut loses nothing the journal already ho
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import os
 import queue
@@ -21,11 +20,15 @@ from typing import Any
 import yaml
 
 from tabletap.controller.clock import SystemClock
-from tabletap.controller.commands.common import add_config_argument, config_or_exit, setup_logging
+from tabletap.controller.commands.common import (
+    PERMISSION_HINT,
+    add_config_argument,
+    config_or_exit,
+    setup_logging,
+)
 from tabletap.controller.control import ControlServer, socket_path
-from tabletap.controller.daemon import Daemon
-from tabletap.controller.games.base import ManualAction
 from tabletap.controller.journal import JournalError
+from tabletap.controller.requests import dispatch
 from tabletap.controller.runtime import GameSpec, StartError, open_table
 
 log = logging.getLogger("tabletap.run")
@@ -81,10 +84,16 @@ def run(args: argparse.Namespace) -> int:
     except (StartError, JournalError) as exc:
         print(f"tabletap: cannot start: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # the state folder: another user's, on a file, a full disk
+        hint = PERMISSION_HINT if isinstance(exc, PermissionError) else \
+            "Check state_dir in the config."
+        print(f"tabletap: cannot start: the state folder {config.state_dir} cannot be used "
+              f"({exc.strerror or exc}: {exc.filename}). {hint}", file=sys.stderr)
+        return 2
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    control = ControlServer(socket_path(config.state_dir), lambda req: _control(daemon, req))
+    control = ControlServer(socket_path(config.state_dir), lambda req: dispatch(daemon, req))
     lines: queue.Queue[str | None] = queue.Queue()
     if simulator is not None:
         threading.Thread(target=_read_stdin, args=(lines,), daemon=True).start()
@@ -119,20 +128,3 @@ def _read_stdin(lines: queue.Queue[str | None]) -> None:
         lines.put(line.strip())
     lines.put(None)
 
-
-def _control(daemon: Daemon, request: dict[str, Any]) -> dict[str, Any]:
-    session = daemon.session
-    if "do" in request:
-        if not isinstance(request["do"], dict):
-            return {"ok": False, "error": "bad request: `do` takes a mapping like "
-                    "{\"action\": \"move\", \"steps\": 3}"}
-        result = session.handle(ManualAction(dict(request["do"])), daemon.clock.now())
-        reply: dict[str, Any] = {"ok": True, "accepted": result.accepted}
-        if result.rejection:
-            reply.update(rejected=result.rejection.code, message=result.rejection.message)
-        reply["events"] = [ev.text for ev in result.events]
-        return reply
-    if "state" in request:
-        view = session.engine.public_view(session.state, bool(request.get("reveal")))
-        return {"ok": True, "state": json.loads(json.dumps(view))}
-    return {"ok": False, "error": "unknown request (use do or state)"}

@@ -9,9 +9,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
-from tabletap.controller.commands.common import add_config_argument, config_or_exit
+from tabletap.controller.commands.common import (
+    PERMISSION_HINT,
+    add_config_argument,
+    config_or_exit,
+)
 from tabletap.controller.journal import Journal, JournalError
 
 
@@ -25,7 +30,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def show_state(args: argparse.Namespace) -> int:
     config = config_or_exit(args)
-    journal = Journal.in_dir(config.state_dir)
+    try:
+        journal = Journal.in_dir(config.state_dir)
+        if journal.exists() and not os.access(journal.path, os.R_OK):
+            raise PermissionError(journal.path)
+    except PermissionError:
+        print(f"tabletap: you may not read the table's state folder {config.state_dir}. "
+              f"{PERMISSION_HINT}", file=sys.stderr)
+        return 2
     if not journal.exists():
         print(f"tabletap: no game in {journal.path}", file=sys.stderr)
         return 1

@@ -14,6 +14,7 @@ from typing import Any
 
 from tabletap.controller.adapters import AdapterError, build_readers
 from tabletap.controller.clock import SystemClock
+from tabletap.controller.commands.common import config_source
 from tabletap.controller.config import Config, load_config
 from tabletap.controller.identity import Identifier, UidRegistry
 from tabletap.controller.pieces import GAMES, pieces_of
@@ -86,7 +87,8 @@ def say(line: str) -> None:
 
 
 def _open(args: argparse.Namespace, taps: list[str] | None = None) -> tuple[Desk, Config, Any]:
-    config = load_config(args.config)
+    source = config_source(args)  # --config, $TABLETAP_CONFIG or /etc/tabletap/table.yaml
+    config = load_config(source)
     name = args.reader or config.default_reader
     if name not in config.readers:
         raise TagJobError(f"no reader called {name!r} in the config "
@@ -100,12 +102,15 @@ def _open(args: argparse.Namespace, taps: list[str] | None = None) -> tuple[Desk
     elif config.readers[name].transport == "sim":
         # the built-in config's readers are emulated: without this a maker at a real reader
         # would be told there is no tag on it
-        where = f"config {args.config}" if args.config else "the built-in config (no --config)"
+        where = f"config {source}" if source else "the built-in config (no --config)"
         raise ConfigProblem(
             f"reader {name} in {where} is the emulator (transport: sim), not a PN532; pass "
             "--config FILE with your reader's transport (uart, spi or i2c), or --sim to try "
             "the emulator"
         )
+    print(f"tabletap: config {source or 'built-in (no config file)'}; reader {name} "
+          f"({'emulated, --sim' if args.sim else config.readers[name].transport})",
+          file=sys.stderr)
     one = config.model_copy(update={"readers": {name: config.readers[name]}})
     reader = build_readers(one, context)[name]
     clock = context.get("clock") or SystemClock()

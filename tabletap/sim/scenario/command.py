@@ -38,7 +38,8 @@ def run_files(args: argparse.Namespace) -> int:
         try:
             scenario = load(path)
             if args.play_by_play:
-                print(f"== {path}: {scenario.game} with {', '.join(scenario.players)}")
+                who = ", ".join(scenario.players) or "nobody yet (set up at the table)"
+                print(f"== {path}: {scenario.game} with {who}")
                 if scenario.description:
                     print(scenario.description.strip())
             failure = ScenarioRun(scenario, narrate).run()

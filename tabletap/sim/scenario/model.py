@@ -11,8 +11,10 @@ from typing import Any
 
 from tabletap.controller.yamlsource import SourceError, YamlDoc, load_file
 
-ACTIONS = ("tap", "place", "remove", "press", "hold", "lid", "roll", "do", "wait", "expect")
-EXPECT_KEYS = ("accepted", "rejected", "turn", "score", "winner", "chest", "lights", "state")
+ACTIONS = ("tap", "place", "remove", "press", "hold", "lid", "roll", "do", "wait", "restart",
+           "expect")
+EXPECT_KEYS = ("accepted", "rejected", "turn", "score", "winner", "chest", "lights", "state",
+               "said", "game", "seats")
 MAX_WAIT = 3600  # seconds of virtual time in one wait step
 TOP_KEYS = ("game", "players", "seed", "options", "setup", "config", "steps", "description")
 
@@ -105,6 +107,12 @@ def _check_value(doc: YamlDoc, loc: tuple[Any, ...], action: str, value: Any) ->
         if not isinstance(value, dict) or "action" not in value:
             raise doc.error(loc, "expected a mapping with an `action:` key")
         return value
+    if action == "restart":  # the daemon stops and starts again on the same state folder
+        value = value or {}
+        if not isinstance(value, dict) or set(value) - {"game", "players"}:
+            raise doc.error(loc, "expected {} or {game: ..., players: [...]} (the config the "
+                            "daemon restarts with)")
+        return value
     if action == "wait":
         if (isinstance(value, bool) or not isinstance(value, int | float)
                 or not 0 <= value <= MAX_WAIT):
@@ -124,6 +132,13 @@ def _expectation(doc: YamlDoc, loc: tuple[Any, ...], value: Any) -> dict[str, An
         raise doc.error(loc + ("chest",), "expected open or closed")
     if "score" in value and not isinstance(value["score"], dict):
         raise doc.error(loc + ("score",), "expected a mapping of player to score")
+    said = value.get("said", "")
+    if not isinstance(said, str) and not (
+            isinstance(said, list) and all(isinstance(s, str) for s in said)):
+        raise doc.error(loc + ("said",), "expected a sentence (or a list of them) the table "
+                        "says during the step")
+    if "seats" in value and not isinstance(value["seats"], list):
+        raise doc.error(loc + ("seats",), "expected the list of players seated so far")
     if "state" in value and not isinstance(value["state"], dict):
         raise doc.error(loc + ("state",), "expected a mapping (a partial public state)")
     return value

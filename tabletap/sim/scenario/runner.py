@@ -77,8 +77,10 @@ class ScenarioRun:
             raise ScenarioError(scenario.path, None, key, first["msg"]) from None
         self.context = make_context()
         self.world: SimWorld = self.context["world"]
+        # `players: []`: no game under way, the table waits for a game card (tablesetup)
         spec = GameSpec(scenario.game, scenario.players, scenario.seed, scenario.options,
-                        scenario.setup)
+                        scenario.setup) if scenario.players else None
+        self._said_mark = 0
         try:
             self.daemon: Daemon = open_table(self.config, self.context, self.world.clock, spec,
                                              narrate, new=True)
@@ -94,7 +96,9 @@ class ScenarioRun:
         hardware once a step's expectations held (the PWM on the servo pin, say)."""
         try:
             for step in self.scenario.steps:
-                self.session.last = None if step.action != "expect" else self.session.last
+                if step.action != "expect":
+                    self.session.last = None
+                    self._said_mark = self.session.speaker.total
                 self._do(step)
                 expect = (step.value if step.action == "expect" else step.expect) or {}
                 failure = self.check(step, expect)
@@ -170,6 +174,27 @@ class ScenarioRun:
             self.session.handle(ManualAction(dict(value)), self.world.clock.now())
         elif action == "wait":
             self.daemon.run_for(value)
+        elif action == "restart":
+            self._restart(step, value)
+
+    def _restart(self, step: Step, value: dict[str, Any]) -> None:
+        """Stop the daemon and start it again on the same state folder, as after a power cut,
+        with the config's game and players given by the step."""
+        self.narrate("  (the daemon restarts)")
+        self.daemon.close()
+        self.session.outputs.close()
+        spec = None
+        if "game" in value:
+            spec = GameSpec(value["game"], list(value.get("players") or []), self.scenario.seed,
+                            {}, {})
+        try:
+            self.daemon = open_table(self.config, self.context, self.world.clock, spec,
+                                     self.narrate)
+        except StartError as exc:
+            raise ScenarioError(self.scenario.path, step.line, f"step {step.index}",
+                                str(exc)) from None
+        self.session = self.daemon.session
+        self._said_mark = 0
 
     # -- expectations ----------------------------------------------------------------------
 
@@ -178,7 +203,18 @@ class ScenarioRun:
         last = self.session.last
         for key, want in expect.items():
             problem: str | None = None
-            if key == "accepted":
+            if engine is None and key in ("turn", "score", "winner", "state"):
+                problem = f"expected {key}: {want}, but no game is under way"
+            elif key == "said":
+                problem = self._said(want)
+            elif key == "game":
+                got_game = self.session.header.game if self.session.header else None
+                if got_game != want:
+                    problem = f"expected game: {want}, got {got_game}"
+            elif key == "seats":
+                if self.session.setup.seats != want:
+                    problem = f"expected seats: {want}, got {self.session.setup.seats}"
+            elif key == "accepted":
                 got = None if last is None else last.accepted
                 if got is None and last is not None and last.pending:
                     got_text = f"pending ({last.pending})"
@@ -224,4 +260,14 @@ class ScenarioRun:
                     problem = f"expected state: {problem}"
             if problem:
                 return Failure(step, problem)
+        return None
+
+    def _said(self, want: str | list[str]) -> str | None:
+        """Each wanted text must be part of a sentence the table said during the step."""
+        speaker = self.session.speaker
+        heard = list(speaker.said)[max(0, len(speaker.said) - (speaker.total - self._said_mark)):]
+        for text in [want] if isinstance(want, str) else want:
+            if not any(text in sentence for sentence in heard):
+                return (f"expected said: {text!r}, but the table said "
+                        + (" | ".join(repr(h) for h in heard) or "nothing"))
         return None

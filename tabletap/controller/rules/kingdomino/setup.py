@@ -64,10 +64,19 @@ def domino_count(players: int, mighty_duel: bool) -> int:
     return {2: 24, 3: 36, 4: 48}[players]
 
 
+def colours_for(players: list[str]) -> list[str]:
+    """The king colour of each seat: in seat order, unless every player is named after a king
+    colour (a set-up at the table seats each player by tapping their own king): then their own."""
+    if all(p in COLOURS for p in players):
+        return list(players)
+    return list(COLOURS[: len(players)])
+
+
 def kings_for(players: list[str]) -> dict[str, str]:
     """2 players: two kings each; 3 or 4 players: one each."""
     per = 2 if len(players) == 2 else 1
-    return {f"{COLOURS[i]}/{n}": p for i, p in enumerate(players) for n in range(1, per + 1)}
+    colours = colours_for(players)
+    return {f"{colours[i]}/{n}": p for i, p in enumerate(players) for n in range(1, per + 1)}
 
 
 def _draw(setup: JSON, count: int) -> list[int]:
@@ -142,7 +151,7 @@ def new_state(players: Any, seed: int, options: JSON, setup: JSON) -> Kingdomino
         counter=0,
         options=opts,
         size=7 if opts["mighty_duel"] else 5,
-        colours={p: COLOURS[i] for i, p in enumerate(names)},
+        colours=dict(zip(names, colours_for(names), strict=True)),
         kings=kings,
         deck=[],
         line=[],

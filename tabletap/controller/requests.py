@@ -1,0 +1,107 @@
+"""What the control socket's requests do: a table of request kind -> handler.
+
+A request is one JSON object; its kind is the key that names a handler (`{"undo": true}`).
+Handlers run on the daemon's own thread, between polls, so they may use the session directly.
+Another module adds its kinds with `register("pair", handler)`; `dispatch` is what the
+ControlServer calls. Every answer is `{"ok": true, ...}` or `{"ok": false, "error": sentence}`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+from tabletap.controller.daemon import Daemon
+from tabletap.controller.games.base import ManualAction
+from tabletap.controller.session import Result
+from tabletap.controller.speech import game_name
+
+PROTOCOL = 1
+Reply = dict[str, Any]
+Handler = Callable[[Daemon, dict[str, Any]], Reply]
+HANDLERS: dict[str, Handler] = {}
+NOT_KINDS = {"id", "reveal"}  # keys that qualify a request rather than name it
+
+
+def register(kind: str, handler: Handler) -> None:
+    HANDLERS[kind] = handler
+
+
+def dispatch(daemon: Daemon, request: dict[str, Any]) -> Reply:
+    kinds = [k for k in request if k in HANDLERS]
+    if len(kinds) != 1:
+        wanted = ", ".join(sorted(HANDLERS))
+        return {"ok": False, "error": f"unknown request: send exactly one of {wanted}"}
+    return HANDLERS[kinds[0]](daemon, request)
+
+
+def _result(result: Result) -> Reply:
+    reply: Reply = {"ok": True, "accepted": result.accepted}
+    if result.rejection:
+        reply.update(rejected=result.rejection.code, message=result.rejection.message)
+    if result.pending:
+        reply["message"] = result.pending
+    reply["events"] = [ev.text for ev in result.events]
+    return reply
+
+
+def hello(daemon: Daemon, request: dict[str, Any]) -> Reply:
+    try:
+        ours = version("tabletap")
+    except PackageNotFoundError:
+        ours = "unknown"
+    return {"ok": True, "protocol": PROTOCOL, "version": ours}
+
+
+def do(daemon: Daemon, request: dict[str, Any]) -> Reply:
+    if not isinstance(request["do"], dict):
+        return {"ok": False, "error": "bad request: `do` takes a mapping like "
+                "{\"action\": \"move\", \"steps\": 3}"}
+    if not daemon.session.playing:
+        return {"ok": False, "error": "No game is under way: start one with `tabletap new` or "
+                "a game card at the table."}
+    return _result(daemon.session.handle(ManualAction(dict(request["do"])), daemon.clock.now()))
+
+
+def state(daemon: Daemon, request: dict[str, Any]) -> Reply:
+    session = daemon.session
+    if session.engine is None or session.header is None:
+        return {"ok": True, "game": None, "players": [], "state": {},
+                "setup": session.setup.view()}
+    view = session.engine.public_view(session.state, bool(request.get("reveal")))
+    return {"ok": True, "game": session.header.game, "players": list(session.header.players),
+            "state": json.loads(json.dumps(view)), "setup": session.setup.view()}
+
+
+def new(daemon: Daemon, request: dict[str, Any]) -> Reply:
+    spec = request["new"]
+    if not isinstance(spec, dict) or not isinstance(spec.get("game"), str) \
+            or not isinstance(spec.get("players"), list) \
+            or not all(isinstance(p, str) for p in spec["players"]) \
+            or not isinstance(spec.get("options", {}), dict):
+        return {"ok": False, "error": "bad request: `new` takes {\"game\": NAME, \"players\": "
+                "[NAMES], \"options\": {...}}"}
+    session = daemon.session
+    if session.playing and session.header is not None:
+        return {"ok": False, "error": f"A game of {game_name(session.header.game)} is under "
+                "way: abandon it first (`tabletap abandon`), then start the new one."}
+    options = spec.get("options")
+    result = session.start(spec["game"], list(spec["players"]), daemon.clock.now(),
+                           None if options is None else dict(options))
+    session.setup.game, session.setup.seats = None, []
+    return _result(result)
+
+
+def abandon(daemon: Daemon, request: dict[str, Any]) -> Reply:
+    return _result(daemon.session.abandon(daemon.clock.now()))
+
+
+def undo(daemon: Daemon, request: dict[str, Any]) -> Reply:
+    return _result(daemon.session.undo(daemon.clock.now()))
+
+
+for _kind, _handler in {"hello": hello, "do": do, "state": state, "new": new,
+                        "abandon": abandon, "undo": undo}.items():
+    register(_kind, _handler)
