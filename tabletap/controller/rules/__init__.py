@@ -12,6 +12,7 @@ _GAMES = {
     "magic-keys": "tabletap.controller.rules.magic_keys",
     "oversiege": "tabletap.controller.rules.oversiege",
     "kingdomino": "tabletap.controller.rules.kingdomino",
+    "key-to-the-kingdom": "tabletap.controller.rules.key_to_the_kingdom",
 }
 
 

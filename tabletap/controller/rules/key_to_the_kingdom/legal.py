@@ -1,0 +1,130 @@
+"""Every action the engine accepts now, for tests, hints, the page and self-play.
+
+Chance is left unresolved (`Roll()`, the daemon draws). Choices of several items (a nap, a
+refresh) are listed as every set of the largest size allowed: choosing fewer is legal too, but
+never better, and listing every smaller set would swamp self-play.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from tabletap.controller.rules.key_to_the_kingdom import board
+from tabletap.controller.rules.key_to_the_kingdom.actions import (
+    Action,
+    Assign,
+    Castle,
+    Courtyard,
+    Draw,
+    Exhaust,
+    Move,
+    Nap,
+    Refresh,
+    Resolve,
+    Roll,
+    Shortcut,
+    Steal,
+    Sweep,
+    TakeKey,
+    TakeMagic,
+    Use,
+)
+from tabletap.controller.rules.key_to_the_kingdom.pack import MAGIC_ITEMS
+from tabletap.controller.rules.key_to_the_kingdom.play import Play
+from tabletap.controller.rules.key_to_the_kingdom.state import (
+    COMPANION_PREFIX,
+    MAGIC_PREFIX,
+    KttkState,
+)
+
+
+def _sets(pool: list[str], size: int) -> list[tuple[str, ...]]:
+    return list(combinations(pool, min(size, len(pool))))
+
+
+def _uses(state: KttkState, hero: str) -> list[Action]:
+    roll = state.roll
+    assert roll is not None
+    used = dict(roll.uses)
+    play = Play(state)
+    out: list[Action] = []
+    items = [i for i in state.owned(hero) if i in used or not state.items[i][1]]
+    comps = [f"{COMPANION_PREFIX}{n}" for n in state.companions[hero]
+             if state.pack.card(n).bonus]
+    for item in items + comps:
+        values = ((state.pack.card(int(item[len(COMPANION_PREFIX):])).bonus,)
+                  if item.startswith(COMPANION_PREFIX) else state.item_value(item))
+        kind = "" if item.startswith(COMPANION_PREFIX) else state.item_kind(item)
+        extras: list[dict[str, str]] = [{}]
+        if item not in used and kind == "kind-of-evil-knife":
+            extras = [{"target": t} for t in play.steal_options(hero)] or [{}]
+        if item not in used and kind == "coffee-beans":
+            extras = [{"refresh": t} for t in state.exhausted(hero) if t != item] or [{}]
+        for sign in (1, -1):
+            for amount in values:
+                for extra in extras:
+                    out.append(Use(item, sign, amount if len(values) > 1 else None, **extra))
+    return out
+
+
+def legal_actions(state: KttkState, candidates_only: bool = False) -> list[Action]:
+    """With `candidates_only`, item uses are not filtered through the engine (faster)."""
+    if state.over:
+        return []
+    phase, ask = state.phase, state.ask
+    out: list[Action] = []
+    if phase == "first-roll":
+        return [Roll()]
+    if phase == "turn":
+        hero = state.current
+        out.append(Castle() if state.in_courtyard(hero) else Roll())
+        out += [Nap(s) for s in _sets(state.exhausted(hero), state.pack.heroes[hero].nap)]
+        return out
+    if phase in ("adventure", "castle"):
+        out.append(Roll())
+        if Play(state).shortcut_help() is not None:
+            out.append(Shortcut())
+        return out
+    if phase == "challenge":
+        return [Roll()]
+    if phase == "roll":
+        assert state.roll is not None
+        hero = ask["hero"]
+        if state.roll.purpose == "move":
+            reach = board.destinations(state, hero, state.roll.result)
+            out += [Move(s) for s in reach] or [Move(state.positions[hero])]
+        else:
+            out.append(Resolve())
+        uses = _uses(state, hero)
+        if candidates_only:
+            return out + uses
+        from tabletap.controller.rules.base import Rejection
+        from tabletap.controller.rules.key_to_the_kingdom.play import apply_action
+
+        for use in uses:
+            try:
+                apply_action(state, use)
+            except Rejection:
+                continue
+            out.append(use)
+        return out
+    if phase == "refresh":
+        return [Refresh(s) for s in _sets(state.exhausted(ask["hero"]), ask["count"])]
+    if phase == "exhaust":
+        return [Exhaust(s) for s in _sets(state.available(ask["hero"]), ask["count"])]
+    if phase == "event":
+        return [Draw(n) for n in state.deck]
+    if phase == "demon-die":
+        return [Assign(h) for h in state.players if h != state.demon]
+    if phase == "magic":
+        return [TakeMagic(m) for m in MAGIC_ITEMS if state.items[MAGIC_PREFIX + m][0] is None]
+    if phase == "steal":
+        return [Steal(i) for i in Play(state).steal_options(ask["hero"])]
+    if phase == "sweep":
+        return [Sweep(h) for h in state.players if not state.in_courtyard(h)]
+    if phase == "key":
+        return [TakeKey(k) for k, who in state.keys.items()
+                if who is None and k.startswith(ask["colour"] + "/")]
+    if phase == "courtyard":
+        return [Courtyard(s) for s in Play(state).free_courtyard()]
+    return out

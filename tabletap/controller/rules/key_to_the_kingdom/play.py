@@ -1,0 +1,995 @@
+"""The turn logic: every rule of the rulebook, applied to one state at a time.
+
+A `Play` starts from the state an action found, replaces fields as the action and everything it
+sets off happen, and records an Event for each. Nothing is mutated in place (mappings are copied
+before they change), so the state the action found is never touched and a Rejection anywhere
+simply drops the Play. Rulebook sentences are quoted where they are applied; decisions where it
+is silent are in docs/games/key-to-the-kingdom.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from tabletap.controller.rules.base import Event, Rejection, chance
+from tabletap.controller.rules.key_to_the_kingdom import board
+from tabletap.controller.rules.key_to_the_kingdom.actions import (
+    Action,
+    Assign,
+    Castle,
+    Courtyard,
+    Draw,
+    Exhaust,
+    Move,
+    Nap,
+    Refresh,
+    Resolve,
+    Roll,
+    Shortcut,
+    Steal,
+    Sweep,
+    TakeKey,
+    TakeMagic,
+    Use,
+)
+from tabletap.controller.rules.key_to_the_kingdom.pack import MAGIC_ITEMS, Effect
+from tabletap.controller.rules.key_to_the_kingdom.state import (
+    COMPANION_PREFIX,
+    MAGIC_PREFIX,
+    KttkState,
+    RollInProgress,
+)
+
+BUSY = "busy"  # internal: nothing to ask, work through `todo`
+ROLL_PHASES = ("adventure", "castle", "challenge")
+WHAT_NOW = {
+    "first-roll": "each hero rolls their die to see who goes first",
+    "turn": "the hero whose turn it is rolls to move or takes a heroic nap",
+    "roll": "the roll may be changed with an item, then the move or the step is taken",
+    "adventure": "the hero on the adventure rolls for the next step (or takes a shortcut)",
+    "castle": "the hero in the castle rolls against the Demon King's token",
+    "challenge": "the hero rolls against the target",
+    "refresh": "the hero chooses the items to refresh",
+    "exhaust": "the hero chooses the items to exhaust",
+    "event": "the top event card is drawn and tapped",
+    "demon-die": "the Demon die goes to a hero who does not have it",
+    "magic": "the hero chooses a magic item from the supply",
+    "steal": "the hero chooses another hero's item to steal",
+    "sweep": "the hero chooses who the whirlpool sweeps away",
+    "key": "the hero takes a key piece from the pile",
+    "courtyard": "the hero chooses a free space in the courtyard",
+    "over": "nothing: the game is over",
+}
+
+
+def reject(code: str, message: str) -> Rejection:
+    return Rejection(code, message)
+
+
+def nice(name: str) -> str:
+    return name.replace("-", " ")
+
+
+class Play:
+    def __init__(self, state: KttkState) -> None:
+        self.st = state
+        self.pack = state.pack
+        self.events: list[Event] = []
+
+    # -- small state edits ------------------------------------------------------------------
+
+    def set(self, **changes: Any) -> None:
+        self.st = replace(self.st, **changes)
+
+    def say(self, kind: str, text: str, **data: Any) -> None:
+        self.events.append(Event(kind, text, data))
+
+    def put_item(self, item: str, owner: str | None, exhausted: bool) -> None:
+        items = dict(self.st.items)
+        items[item] = (owner, exhausted)
+        self.set(items=items)
+
+    def place(self, hero: str, space: str) -> None:
+        positions = dict(self.st.positions)
+        positions[hero] = space
+        self.set(positions=positions)
+
+    def draw_int(self, purpose: str, options: tuple[int, ...] | list[int]) -> int:
+        rng = chance(self.st.seed, self.st.chance, purpose)
+        self.set(chance=self.st.chance + 1)
+        return rng.choice(list(options))
+
+    def decide(self, phase: str, **ask: Any) -> None:
+        self.set(phase=phase, ask=ask)
+
+    def push(self, *tasks: dict[str, Any]) -> None:
+        """Put tasks at the front of the queue, in the order given."""
+        self.set(todo=tuple(tasks) + self.st.todo)
+
+    # -- the queue ----------------------------------------------------------------------------
+
+    def run(self) -> None:
+        """Work through `todo` until a choice is needed; an empty queue ends the turn."""
+        while self.st.phase == BUSY and not self.st.over:
+            if not self.st.todo:
+                self.end_turn()
+                return
+            task, rest = self.st.todo[0], self.st.todo[1:]
+            self.set(todo=rest)
+            self.do(task)
+
+    def do(self, task: dict[str, Any]) -> None:
+        hero, kind = task["hero"], task["t"]
+        if kind == "goto":
+            if self.st.in_courtyard(hero):  # swept to the courtyard meanwhile: it's moot
+                return
+            self.place(hero, task["space"])
+            self.say("move", f"{hero} goes to {task['space']}.", hero=hero, space=task["space"])
+            self.activate(hero, task["space"])
+        elif kind == "activate":
+            self.activate(hero, task["space"])
+        elif kind == "effect":
+            self.effect(hero, task["effect"], task.get("source", ""))
+        elif kind == "key":
+            self.offer_key(hero, task["colour"])
+        else:  # pragma: no cover - tasks are made only here
+            raise AssertionError(task)
+
+    def end_turn(self) -> None:
+        nxt = (self.st.turn + 1) % len(self.st.players)
+        player = self.st.players[nxt]
+        self.set(turn=nxt, turn_number=self.st.turn_number + 1, phase="turn", ask={},
+                 roll=None, todo=())
+        where = ("in the courtyard" if self.st.in_courtyard(player)
+                 else f"on {self.st.positions[player]}")
+        self.say("turn", f"{player}'s turn ({where}).", player=player)
+
+    # -- spaces ---------------------------------------------------------------------------------
+
+    def activate(self, hero: str, space: str) -> None:
+        """'Activate the space you ended on.'"""
+        sp = self.pack.spaces[space]
+        if sp.kind == "refresh":
+            self.offer_refresh(hero, sp.refresh + self.pack.heroes[hero].refresh)
+        elif sp.kind == "event":
+            self.event_space(hero)
+        elif sp.kind == "demon-die":
+            self.offer_demon_die()
+        elif sp.kind == "genie":
+            self.offer_magic(hero, "any")
+        elif sp.kind == "adventure":
+            self.start_adventure(hero, self.pack.adventure_at[space])
+        elif sp.kind == "whirlpool":
+            self.enter_whirlpool(hero, self.pack.whirlpool_at[space])
+        elif sp.kind == "boring":
+            self.say("boring", f"{space}: nothing happens. Really. Totally dull.", space=space)
+
+    def offer_refresh(self, hero: str, count: int) -> None:
+        tired = self.st.exhausted(hero)
+        if not tired:
+            self.say("refresh", f"{hero} has no exhausted item to refresh.", hero=hero)
+        elif len(tired) <= count:
+            self.refresh_items(hero, tired)
+        else:
+            self.decide("refresh", hero=hero, count=count)
+            self.say("ask", f"{hero} may refresh up to {count} items: tap them, then press "
+                     "end-turn.", hero=hero, count=count)
+
+    def refresh_items(self, hero: str, items: list[str] | tuple[str, ...]) -> None:
+        new = dict(self.st.items)
+        for item in items:
+            new[item] = (hero, False)
+        self.set(items=new)
+        if items:
+            self.say("refresh", f"{hero} refreshes {', '.join(items)}.", hero=hero,
+                     items=list(items))
+
+    def offer_exhaust(self, hero: str, count: int) -> None:
+        ready = self.st.available(hero)
+        if len(ready) <= count:
+            self.exhaust_items(hero, ready)
+        else:
+            self.decide("exhaust", hero=hero, count=count)
+            self.say("ask", f"{hero} must exhaust {count} item(s): tap them.", hero=hero)
+
+    def exhaust_items(self, hero: str, items: list[str] | tuple[str, ...]) -> None:
+        new = dict(self.st.items)
+        for item in items:
+            new[item] = (new[item][0], True)
+        self.set(items=new)
+        if items:
+            self.say("exhaust", f"{hero} exhausts {', '.join(items)}.", hero=hero,
+                     items=list(items))
+        else:
+            self.say("exhaust", f"{hero} has no available item to exhaust.", hero=hero)
+
+    def event_space(self, hero: str) -> None:
+        if not self.st.deck:
+            # "If the event deck is empty, first shuffle the discard pile."
+            self.set(deck=self.shuffled(self.st.discard), discard=())
+            self.say("reshuffle", "The event deck is empty: the discard pile is shuffled.")
+        if not self.st.deck:
+            self.say("event", "Every event card is kept as a companion: nothing to draw.")
+            return
+        if self.st.digital_events:
+            self.resolve_card(hero, self.st.deck[0])
+        else:
+            self.decide("event", hero=hero)
+            self.say("ask", f"{hero}: draw the top event card and tap it.", hero=hero)
+
+    def shuffled(self, cards: tuple[int, ...]) -> tuple[int, ...]:
+        if not self.st.digital_events:
+            return tuple(sorted(cards))
+        rng = chance(self.st.seed, self.st.chance, "shuffle")
+        self.set(chance=self.st.chance + 1)
+        out = list(cards)
+        rng.shuffle(out)
+        return tuple(out)
+
+    def resolve_card(self, hero: str, n: int) -> None:
+        card = self.pack.card(n)
+        self.set(deck=tuple(c for c in self.st.deck if c != n))
+        self.say("event", f"{hero} draws event {n}, {nice(card.name)}: {card.text}",
+                 hero=hero, card=n, name=card.name)
+        if card.kind == "companion":
+            comps = dict(self.st.companions)
+            comps[hero] = comps[hero] + (n,)
+            self.set(companions=comps)
+            self.say("companion", f"{nice(card.name)} joins {hero}.", hero=hero, card=n)
+            return
+        self.set(discard=self.st.discard + (n,))
+        if card.kind == "magic":
+            self.offer_magic(hero, card.item or "any")
+        else:
+            self.push(*({"t": "effect", "hero": hero, "effect": e, "source": card.name}
+                        for e in card.effects))
+
+    def offer_demon_die(self) -> None:
+        who = [p for p in self.st.players if p != self.st.demon]
+        if len(who) == 1:
+            self.assign(who[0])
+        else:
+            self.decide("demon-die")
+            self.say("ask", "Give the Demon die to a hero who does not have it: tap the die, "
+                     "then their figure.", heroes=who)
+
+    def assign(self, hero: str) -> None:
+        """'The hero assigned the Demon die places their hero die on the Demon King's throne
+        and will not get it back until the Demon die is assigned to another hero.'"""
+        before = self.st.demon
+        self.set(demon=hero)
+        back = f" {before} gets their own die back." if before else ""
+        self.say("demon-die", f"The Demon die goes to {hero}; {hero}'s die goes to the "
+                 f"throne.{back}", hero=hero, previous=before)
+
+    def supply(self) -> list[str]:
+        return [m for m in MAGIC_ITEMS if self.st.items[MAGIC_PREFIX + m][0] is None]
+
+    def offer_magic(self, hero: str, which: str) -> None:
+        left = self.supply()
+        if which != "any":
+            left = [m for m in left if m == which]
+        if not left:
+            self.say("magic", f"No {'magic item' if which == 'any' else nice(which)} is left "
+                     "in the supply.", hero=hero)
+        elif len(left) == 1:
+            self.take_magic(hero, left[0])
+        else:
+            self.decide("magic", hero=hero)
+            self.say("ask", f"{hero} chooses a magic item: tap it.", hero=hero, items=left)
+
+    def take_magic(self, hero: str, name: str) -> None:
+        self.put_item(MAGIC_PREFIX + name, hero, False)
+        self.say("magic", f"{hero} takes the {nice(name)}.", hero=hero, item=name)
+
+    # -- effects (atlas entries and event cards) ------------------------------------------------
+
+    def effect(self, hero: str, eff: Effect, source: str) -> None:
+        (name, value), = eff.items()
+        if name == "refresh":
+            self.offer_refresh(hero, value)
+        elif name == "exhaust":
+            self.offer_exhaust(hero, value)
+        elif name == "exhaust-others":
+            self.exhaust_others(hero, value)
+        elif name == "magic":
+            self.offer_magic(hero, value)
+        elif name == "demon-die":
+            self.offer_demon_die()
+        elif name == "flip":
+            self.flip(value)
+        elif name == "steal":
+            self.offer_steal(hero)
+        elif name == "sweep":
+            self.offer_sweep(hero, value)
+        elif name == "domain":
+            if len(self.st.key_colours(hero)) == 3:
+                self.to_courtyard(hero)
+            else:
+                self.say("domain", f"{hero} needs all three key pieces to enter the Demon "
+                         "King's domain: nothing happens.", hero=hero)
+        elif name == "roll":
+            self.decide("challenge", hero=hero, source=source, target=value["target"],
+                        success=list(value["success"]), fail=list(value["fail"]))
+            self.say("ask", f"{hero}: roll {value['target']} or more.", hero=hero,
+                     target=value["target"])
+
+    def exhaust_others(self, hero: str, count: int) -> None:
+        """Every other hero exhausts `count` items, their lowest first (decision: nobody else
+        has to be asked in the middle of this hero's turn)."""
+        for other in self.st.players:
+            if other == hero:
+                continue
+            ready = sorted(self.st.available(other), key=lambda i: max(self.st.item_value(i)))
+            self.exhaust_items(other, ready[:count])
+
+    def steal_options(self, hero: str) -> list[str]:
+        return [i for i, (owner, ex) in self.st.items.items()
+                if owner not in (None, hero) and not ex]
+
+    def offer_steal(self, hero: str) -> None:
+        options = self.steal_options(hero)
+        if not options:
+            self.say("steal", "No other hero has an available item to steal.", hero=hero)
+        elif len(options) == 1:
+            self.steal(hero, options[0])
+        else:
+            self.decide("steal", hero=hero)
+            self.say("ask", f"{hero} steals an item: tap another hero's available item.",
+                     hero=hero)
+
+    def steal(self, hero: str, item: str) -> None:
+        owner = self.st.items[item][0]
+        self.put_item(item, hero, self.st.items[item][1])
+        self.say("steal", f"{hero} steals {item} from {owner}.", hero=hero, item=item,
+                 owner=owner)
+
+    def offer_sweep(self, hero: str, whirlpools: list[str]) -> None:
+        shown = [w for w in whirlpools if self.st.shown(self.pack.whirlpools[w].space)]
+        who = [p for p in self.st.players if not self.st.in_courtyard(p)]
+        if not shown or not who:
+            self.say("sweep", "The whirlpool is folded away: nothing happens.", hero=hero)
+        elif len(who) == 1:
+            self.sweep(who[0], shown[0])
+        else:
+            self.decide("sweep", hero=hero, whirlpool=shown[0])
+            self.say("ask", f"{hero} chooses who is swept into the whirlpool: tap their "
+                     "figure.", hero=hero, heroes=who)
+
+    def sweep(self, victim: str, wid: str) -> None:
+        space = self.pack.whirlpools[wid].space
+        self.place(victim, space)
+        self.say("sweep", f"{victim} is swept into the whirlpool on {space}.", hero=victim,
+                 space=space)
+        self.enter_whirlpool(victim, wid)
+
+    # -- whirlpools, flips, the courtyard -----------------------------------------------------
+
+    def enter_whirlpool(self, hero: str, wid: str) -> None:
+        """'If you have all three key pieces, a whirlpool will take you to the Demon King board
+        for the final battle.' Otherwise the atlas entry flips a land."""
+        w = self.pack.whirlpools[wid]
+        if len(self.st.key_colours(hero)) == 3:
+            self.say("whirlpool", f"{hero} holds the whole key: the whirlpool leads to the "
+                     "Demon King's courtyard!", hero=hero)
+            self.to_courtyard(hero)
+            return
+        self.say("whirlpool", f"{hero} enters the whirlpool on {w.space}.", hero=hero,
+                 whirlpool=wid)
+        self.flip(w.flip, hero, w.to)
+
+    def flip(self, flap: str, mover: str | None = None, to: str | None = None) -> None:
+        f = self.pack.flaps[flap]
+        old = self.st.flaps[flap]
+        new = "open" if old == "closed" else "closed"
+        hidden, shown = (f.closed, f.open) if new == "open" else (f.open, f.closed)
+        flaps = dict(self.st.flaps)
+        flaps[flap] = new
+        self.set(flaps=flaps)
+        self.say("flip", f"The {flap} board {'unfolds' if new == 'open' else 'folds'}: "
+                 f"{nice(hidden)} is hidden and {nice(shown)} appears.", flap=flap, side=new)
+        if mover is not None and to is not None:
+            self.place(mover, to)
+            self.say("move", f"{mover} comes out on {to}.", hero=mover, space=to)
+        # "Other heroes may be affected when a land flips." / "Heroes affected when a land
+        # flips place their figure on a void space."
+        order = self.st.players[self.st.turn:] + self.st.players[:self.st.turn]
+        affected = [h for h in order if self.pack.spaces[self.st.positions[h]].land == hidden]
+        taken = {self.st.positions[h] for h in self.st.players if h not in affected}
+        for hero in affected:
+            spot = board.landing_for_displaced(self.st, shown, taken)
+            taken.add(spot)
+            self.place(hero, spot)
+            self.say("void", f"{hero}'s land folds away: {hero} goes to {spot}.", hero=hero,
+                     space=spot)
+
+    def to_courtyard(self, hero: str) -> None:
+        """'Place your figure on any open space in the courtyard on the Demon King board,
+        activate that space, and end your turn.'"""
+        free = self.free_courtyard()
+        if hero == self.st.current:
+            self.set(todo=())  # the turn ends once the courtyard space is activated
+        if len(free) <= 1:
+            self.land_in_courtyard(hero, free[0] if free else self.pack.courtyard[0])
+        else:
+            self.decide("courtyard", hero=hero)
+            self.say("ask", f"{hero} chooses a free courtyard space.", hero=hero, spaces=free)
+
+    def free_courtyard(self) -> list[str]:
+        taken = set(self.st.positions.values())
+        return [s for s in self.pack.courtyard if s not in taken]
+
+    def land_in_courtyard(self, hero: str, space: str) -> None:
+        self.place(hero, space)
+        self.say("courtyard", f"{hero} arrives in the Demon King's courtyard on {space}.",
+                 hero=hero, space=space)
+        self.activate(hero, space)
+
+    # -- adventures -------------------------------------------------------------------------------
+
+    def start_adventure(self, hero: str, aid: str) -> None:
+        adv = self.pack.adventures[aid]
+        if adv.kind == "key":
+            if adv.colour in self.st.key_colours(hero):
+                # "You may not start a key adventure if you already have a key piece of that
+                # color."
+                self.say("adventure", f"{hero} already has the {adv.colour} key piece: the "
+                         f"{nice(aid)} cannot be started.", hero=hero)
+                return
+            self.say("adventure", f"{hero} starts the {nice(aid)} ({adv.colour} key).",
+                     hero=hero, adventure=aid)
+            self.next_step(hero, aid, 0)
+            return
+        self.say("adventure", f"{hero} starts the {nice(aid)}: roll {adv.target} or more.",
+                 hero=hero, adventure=aid, target=adv.target)
+        self.decide("challenge", hero=hero, source=aid, target=adv.target,
+                    success=list(adv.on_success), fail=list(adv.on_fail),
+                    leave_success=adv.leave_success, leave_fail=adv.leave_fail)
+
+    def next_step(self, hero: str, aid: str, step: int) -> None:
+        adv = self.pack.adventures[aid]
+        st = adv.steps[step]
+        helps = []
+        if st.item:
+            helps.append(f"the {nice(st.item)} lets you in without rolling")
+        if st.companion:
+            helps.append(f"the {nice(st.companion)} lets you in without rolling")
+        extra = f" ({'; '.join(helps)})" if helps else ""
+        self.decide("adventure", hero=hero, adventure=aid, step=step)
+        self.say("step", f"{nice(aid)}, step {step + 1} of {len(adv.steps)}: roll {st.target} "
+                 f"or more{extra}.", hero=hero, adventure=aid, step=step + 1,
+                 target=st.target, item=st.item, companion=st.companion)
+
+    def step_done(self, hero: str, aid: str, step: int) -> None:
+        adv = self.pack.adventures[aid]
+        if step + 1 < len(adv.steps):
+            self.next_step(hero, aid, step + 1)
+            return
+        # "You complete a key adventure when your figure reaches the end space ... Take the
+        # piece from the supply that matches the color of the adventure."
+        self.say("adventure", f"{hero} completes the {nice(aid)}!", hero=hero, adventure=aid)
+        self.set(phase=BUSY, ask={})
+        self.push({"t": "key", "hero": hero, "colour": adv.colour},
+                  {"t": "goto", "hero": hero, "space": adv.leave_success})
+
+    def step_failed(self, hero: str, aid: str) -> None:
+        adv = self.pack.adventures[aid]
+        self.say("adventure", f"{hero} fails the {nice(aid)} and leaves it.", hero=hero,
+                 adventure=aid)
+        self.set(phase=BUSY, ask={})
+        self.push({"t": "goto", "hero": hero, "space": adv.leave_fail})
+
+    def offer_key(self, hero: str, colour: str) -> None:
+        pile = [k for k, who in self.st.keys.items() if who is None and k.startswith(colour)]
+        if not pile:
+            self.say("key", f"The {colour} key pile is empty: {hero} takes no piece "
+                     "(decision).", hero=hero)
+            return
+        self.decide("key", hero=hero, colour=colour)
+        self.say("ask", f"{hero}: take a {colour} key piece and tap it.", hero=hero,
+                 colour=colour)
+
+    def challenge_done(self, success: bool) -> None:
+        ask = self.st.ask
+        hero = ask["hero"]
+        self.say("challenge", f"{hero} {'succeeds' if success else 'fails'}.", hero=hero,
+                 success=success)
+        effects = ask["success" if success else "fail"]
+        tasks = [{"t": "effect", "hero": hero, "effect": e, "source": ask["source"]}
+                 for e in effects]
+        leave = ask.get("leave_success" if success else "leave_fail")
+        if leave:
+            tasks.append({"t": "goto", "hero": hero, "space": leave})
+        self.set(phase=BUSY, ask={})
+        self.push(*tasks)
+
+    # -- the castle -------------------------------------------------------------------------------
+
+    def castle_section(self, hero: str, section: int) -> None:
+        while section < len(self.st.castle) and not self.st.castle[section]:
+            name = self.pack.sections[section][0]
+            self.say("castle", f"{name}: no token is left; {hero} climbs on.", hero=hero)
+            section += 1
+        if section == len(self.st.castle):
+            self.set(winner=hero, phase="over", ask={}, todo=(), roll=None)
+            self.say("win", f"{hero} defeats the Demon King and wins the game!",
+                     winners=[hero])
+            return
+        token = self.pack.token(self.st.castle[section][0])
+        if token.name not in self.st.revealed:
+            self.set(revealed=self.st.revealed + (token.name,))
+        helps = f" (the {nice(token.item)} passes it without rolling)" if token.item else ""
+        self.decide("castle", hero=hero, section=section, token=token.name)
+        self.say("castle", f"{self.pack.sections[section][0]}: {nice(token.name)}, roll "
+                 f"{token.target} or more{helps}.", hero=hero, section=section + 1,
+                 token=token.name, target=token.target)
+
+    def castle_won(self, hero: str, section: int) -> None:
+        castle = list(self.st.castle)
+        token = castle[section][0]
+        castle[section] = castle[section][1:]
+        self.set(castle=tuple(castle))
+        self.say("castle", f"{hero} defeats the {nice(token)}.", hero=hero, token=token)
+        self.castle_section(hero, section + 1)
+
+    # -- checks shared by several actions ----------------------------------------------------------
+
+    def hero_item(self, hero: str, kind: str) -> str | None:
+        """An available item of this kind the hero holds (their own or stolen or magic)."""
+        for item in self.st.available(hero):
+            if self.st.item_kind(item) == kind:
+                return item
+        return None
+
+    def shortcut_help(self) -> str | None:
+        """What lets the hero into the next adventure or castle space without rolling."""
+        ask = self.st.ask
+        hero = ask["hero"]
+        if self.st.phase == "adventure":
+            st = self.pack.adventures[ask["adventure"]].steps[ask["step"]]
+            if st.item and self.hero_item(hero, st.item):
+                return f"the {nice(st.item)}"
+            held = {self.pack.card(n).name for n in self.st.companions[hero]}
+            if st.companion and st.companion in held:
+                return f"the {nice(st.companion)}"
+            return None
+        token = self.pack.token(ask["token"])
+        if token.item and self.hero_item(hero, token.item):
+            return f"the {nice(token.item)}"
+        return None
+
+    def roll_target(self) -> int:
+        ask = self.st.ask
+        if self.st.roll is not None and self.st.roll.purpose == "adventure":
+            return self.pack.adventures[ask["adventure"]].steps[ask["step"]].target
+        if self.st.roll is not None and self.st.roll.purpose == "castle":
+            return self.pack.token(ask["token"]).target
+        return int(ask["target"])
+
+
+# -- action handlers --------------------------------------------------------------------------
+
+
+def apply_action(state: KttkState, action: Action) -> tuple[KttkState, Action, list[Event]]:
+    """Check and apply one action; the resolved action carries any chance outcome drawn."""
+    if state.over:
+        raise reject("game-over", "The game is over; start a new one to play again.")
+    p = Play(state)
+    resolved = _dispatch(p, action)
+    p.run()
+    return p.st, resolved, p.events
+
+
+def _not_now(state: KttkState, action: Action) -> Rejection:
+    name = type(action).__name__.lower()
+    return reject("not-now", f"That ({name}) cannot be done now: now "
+                  f"{WHAT_NOW.get(state.phase, state.phase)}.")
+
+
+def _dispatch(p: Play, action: Action) -> Action:
+    phase = p.st.phase
+    if isinstance(action, Roll) and phase in ("first-roll", "turn", *ROLL_PHASES):
+        return _roll(p, action)
+    if isinstance(action, Use) and phase == "roll":
+        _use(p, action)
+        return action
+    if isinstance(action, Move) and phase == "roll" and p.st.roll.purpose == "move":
+        _move(p, action)
+        return action
+    if isinstance(action, Resolve) and phase == "roll" and p.st.roll.purpose != "move":
+        _resolve(p)
+        return action
+    if isinstance(action, Shortcut) and phase in ("adventure", "castle"):
+        _shortcut(p)
+        return action
+    if isinstance(action, Nap) and phase == "turn":
+        _nap(p, action)
+        return action
+    if isinstance(action, Castle) and phase == "turn":
+        _castle(p)
+        return action
+    handlers = {
+        (Refresh, "refresh"): _refresh, (Exhaust, "exhaust"): _exhaust, (Draw, "event"): _draw,
+        (Assign, "demon-die"): _assign, (TakeMagic, "magic"): _take_magic,
+        (Steal, "steal"): _steal, (Sweep, "sweep"): _sweep, (TakeKey, "key"): _take_key,
+        (Courtyard, "courtyard"): _courtyard,
+    }
+    handler = handlers.get((type(action), phase))
+    if handler is None:
+        raise _not_now(p.st, action)
+    handler(p, action)
+    return action
+
+
+def _die(p: Play, hero: str) -> tuple[str, tuple[int, ...]]:
+    """'Whenever a hero has the Demon die, they must use it for all of their die rolls.'"""
+    if p.st.demon == hero:
+        return "demon", p.pack.demon_faces
+    return "hero", p.pack.hero_faces
+
+
+def _roll(p: Play, action: Roll) -> Roll:
+    st = p.st
+    hero = st.first_due[0] if st.phase == "first-roll" else (
+        st.ask["hero"] if st.phase in ROLL_PHASES else st.current)
+    if st.phase == "turn" and st.in_courtyard(hero):
+        raise reject("in-courtyard", f"{hero} is in the Demon King's courtyard: enter the "
+                     "castle or take a heroic nap.")
+    die, faces = _die(p, hero)
+    if action.value is None:
+        value = p.draw_int("roll", faces)
+    elif action.value not in faces:
+        shown = ", ".join(map(str, sorted(set(faces))))
+        raise reject("not-a-face", f"{'The Demon die' if die == 'demon' else 'A hero die'} "
+                     f"has no face {action.value}; its faces are {shown}.")
+    else:
+        value = action.value
+    what = "the Demon die" if die == "demon" else "their die"
+    p.say("roll", f"{hero} rolls {what}: {value}.", hero=hero, die=die, value=value)
+    if st.phase == "first-roll":
+        _first_roll(p, hero, value)
+        return Roll(value)
+    purpose = "move" if st.phase == "turn" else st.phase
+    powers = p.pack.heroes[hero]
+    bonus = {"adventure": powers.adventure_bonus, "challenge": powers.challenge_bonus,
+             "castle": powers.castle_bonus}.get(purpose, 0)
+    if bonus:
+        p.say("power", f"{hero}'s power adds {bonus}.", hero=hero, bonus=bonus)
+    p.set(phase="roll", roll=RollInProgress(purpose, die, value, (), bonus),
+          ask=dict(st.ask, hero=hero))
+    if purpose == "move":
+        p.set(phase="roll", ask={"hero": hero})
+        reach = board.destinations(p.st, hero, p.st.roll.result)
+        p.say("reach", _reach_text(hero, p.st.roll.result, reach), hero=hero,
+              result=p.st.roll.result, spaces=reach)
+    return Roll(value)
+
+
+def _reach_text(hero: str, result: int, reach: list[str]) -> str:
+    if not reach:
+        return f"A result of {result} cannot be moved in full from here: {hero} stays."
+    if len(reach) == 1:
+        return f"A result of {result} reaches {reach[0]}."
+    return f"A result of {result} reaches {', '.join(reach)}: choose one."
+
+
+def _first_roll(p: Play, hero: str, value: int) -> None:
+    """'Each player rolls their die. The player with the highest roll takes the first turn.'
+    Ties for the highest roll roll again among themselves (decision)."""
+    rolls = dict(p.st.first_rolls)
+    rolls[hero] = value
+    due = p.st.first_due[1:]
+    p.set(first_rolls=rolls, first_due=due)
+    if due:
+        return
+    top = max(rolls.values())
+    best = [h for h in p.st.players if rolls.get(h) == top]
+    if len(best) > 1:
+        p.set(first_rolls={}, first_due=tuple(best))
+        p.say("tie", f"{' and '.join(best)} tie with {top}: they roll again.", heroes=best)
+        return
+    first = best[0]
+    p.set(turn=p.st.players.index(first), phase="turn", ask={}, first_rolls={})
+    p.say("turn", f"{first} rolled highest and takes the first turn.", player=first)
+
+
+def _use(p: Play, action: Use) -> None:
+    """'You may use one of your available items to change the result of your roll. Exhaust
+    the item you want to use and modify your result by adding or subtracting the exact
+    number on the item.' Companions and the Sticky Stick as their cards say."""
+    st, roll = p.st, p.st.roll
+    assert roll is not None
+    hero = st.ask["hero"]
+    item = action.item
+    used = dict(roll.uses)
+    if item.startswith(COMPANION_PREFIX):
+        n = _card_number(item)
+        if n is None or n not in st.companions[hero]:
+            raise reject("not-yours", f"{hero} has no companion card {item}.")
+        card = p.pack.card(n)
+        if not card.bonus:
+            raise reject("no-bonus", f"{nice(card.name)} helps at adventure spaces, not with "
+                         "rolls.")
+        values: tuple[int, ...] = (card.bonus,)
+        if item not in used and any(u.startswith(COMPANION_PREFIX) for u in used):
+            raise reject("one-companion", "Only one companion may change a roll.")
+    else:
+        if item not in st.items:
+            raise reject("unknown-item", f"There is no item {item}.")
+        owner, exhausted = st.items[item]
+        if owner != hero:
+            whose = "the supply" if owner is None else owner
+            raise reject("not-yours", f"{item} belongs to {whose}, not {hero}.")
+        if exhausted and item not in used:
+            raise reject("exhausted", f"{item} is exhausted; refresh it before using it.")
+        items_used = [u for u in used if not u.startswith(COMPANION_PREFIX)]
+        if item not in used and items_used:
+            sticky = MAGIC_PREFIX + "sticky-stick"
+            if len(items_used) >= 2 or sticky not in (item, items_used[0]):
+                raise reject("one-item", "Only one item may change a roll (the Sticky Stick "
+                             "may join another item).")
+        values = st.item_value(item)
+    amount = action.amount if action.amount is not None else max(values)
+    if amount not in values:
+        raise reject("bad-amount", f"{item} changes a roll by "
+                     f"{' or '.join(map(str, values))}, not {amount}.")
+    delta = action.sign * amount
+    if item in used:  # a second tap: change the sign or amount, nothing else happens again
+        if action.target or action.refresh:
+            raise reject("already-used", f"{item} is already used on this roll.")
+        uses = tuple((i, delta if i == item else d) for i, d in roll.uses)
+        p.set(roll=replace(roll, uses=uses))
+        p.say("use", f"{hero} now {'adds' if delta > 0 else 'subtracts'} {amount} with "
+              f"{item}: the result is {p.st.roll.result}.", hero=hero, item=item, delta=delta)
+        _announce_reach(p, hero)
+        return
+    if not item.startswith(COMPANION_PREFIX):
+        p.exhaust_items(hero, [item])
+    kind = st.item_kind(item) if not item.startswith(COMPANION_PREFIX) else ""
+    if kind == "kind-of-evil-knife":
+        _knife(p, hero, action)
+    elif action.target is not None:
+        raise reject("bad-target", "Only the Kind of Evil Knife exhausts another hero's item.")
+    if kind == "coffee-beans":
+        _beans(p, hero, item, action)
+    elif action.refresh is not None:
+        raise reject("bad-target", "Only the Magic Coffee Beans refresh another item.")
+    p.set(roll=replace(roll, uses=roll.uses + ((item, delta),)))
+    p.say("use", f"{hero} {'adds' if delta > 0 else 'subtracts'} {amount} with {item}: the "
+          f"result is {p.st.roll.result}.", hero=hero, item=item, delta=delta)
+    _announce_reach(p, hero)
+
+
+def _announce_reach(p: Play, hero: str) -> None:
+    roll = p.st.roll
+    if roll is not None and roll.purpose == "move":
+        reach = board.destinations(p.st, hero, roll.result)
+        p.say("reach", _reach_text(hero, roll.result, reach), hero=hero, result=roll.result,
+              spaces=reach)
+
+
+def _card_number(item: str) -> int | None:
+    tail = item[len(COMPANION_PREFIX):]
+    return int(tail) if tail.isascii() and tail.isdigit() else None
+
+
+def _knife(p: Play, hero: str, action: Use) -> None:
+    """'When you exhaust this, also exhaust another hero's item.'"""
+    targets = p.steal_options(hero)
+    if action.target is None:
+        if targets:
+            raise reject("needs-target", "The Kind of Evil Knife also exhausts another hero's "
+                         "item: name (tap) it.")
+        return
+    if action.target not in targets:
+        raise reject("bad-target", f"{action.target} is not another hero's available item.")
+    owner = p.st.items[action.target][0]
+    assert owner is not None
+    p.exhaust_items(owner, [action.target])
+
+
+def _beans(p: Play, hero: str, item: str, action: Use) -> None:
+    """'When you exhaust this, refresh one of your other items.'"""
+    tired = [i for i in p.st.exhausted(hero) if i != item]
+    if action.refresh is None:
+        if tired:
+            raise reject("needs-target", "The Magic Coffee Beans also refresh one of your "
+                         "other items: name (tap) it.")
+        return
+    if action.refresh not in tired:
+        raise reject("bad-target", f"{action.refresh} is not one of {hero}'s other exhausted "
+                     "items.")
+    p.refresh_items(hero, [action.refresh])
+
+
+def _move(p: Play, action: Move) -> None:
+    st = p.st
+    hero = st.current
+    assert st.roll is not None
+    reach = board.destinations(st, hero, st.roll.result)
+    here = st.positions[hero]
+    if not reach:
+        if action.to != here:
+            raise reject("cannot-reach", f"A result of {st.roll.result} cannot be moved in full "
+                         f"from {here}: {hero} stays on {here}.")
+        p.set(roll=None, phase=BUSY, ask={})
+        p.say("move", f"{hero} stays on {here}.", hero=hero, space=here)
+        return
+    if action.to not in reach:
+        raise reject("cannot-reach", f"A result of {st.roll.result} does not reach "
+                     f"{action.to}; it reaches {', '.join(reach)}.")
+    p.place(hero, action.to)
+    p.set(roll=None, phase=BUSY, ask={})
+    verb = "stays on" if action.to == here else "moves to"
+    p.say("move", f"{hero} {verb} {action.to}.", hero=hero, space=action.to)
+    p.activate(hero, action.to)
+
+
+def _resolve(p: Play) -> None:
+    st = p.st
+    roll = st.roll
+    assert roll is not None
+    target = p.roll_target()
+    success = roll.result >= target
+    p.say("check", f"{roll.result} against {target}: {'success' if success else 'failure'}.",
+          result=roll.result, target=target, success=success)
+    p.set(roll=None)
+    hero = st.ask["hero"]
+    if roll.purpose == "adventure":
+        aid, step = st.ask["adventure"], st.ask["step"]
+        if success:
+            p.step_done(hero, aid, step)
+        else:
+            p.step_failed(hero, aid)
+    elif roll.purpose == "castle":
+        if success:
+            p.castle_won(hero, st.ask["section"])
+        else:
+            p.say("castle", f"{hero} is thrown back to the courtyard.", hero=hero)
+            p.set(phase=BUSY, ask={}, todo=())
+    else:
+        p.challenge_done(success)
+
+
+def _shortcut(p: Play) -> None:
+    """'If the next space on the board shows an item that you have available, you may enter
+    that space without rolling! (You do not need to exhaust that item.)' Likewise a
+    companion you have."""
+    helper = p.shortcut_help()
+    if helper is None:
+        raise reject("no-shortcut", "Nothing lets the hero into the next space without "
+                     "rolling: roll for it.")
+    hero = p.st.ask["hero"]
+    p.say("shortcut", f"{helper} lets {hero} in without rolling.", hero=hero)
+    if p.st.phase == "adventure":
+        p.step_done(hero, p.st.ask["adventure"], p.st.ask["step"])
+    else:
+        p.castle_won(hero, p.st.ask["section"])
+
+
+def _choose_items(p: Play, hero: str, items: tuple[str, ...], pool: list[str], most: int,
+                  what: str) -> None:
+    if len(set(items)) != len(items):
+        raise reject("bad-items", "An item is named twice.")
+    wrong = [i for i in items if i not in pool]
+    if wrong:
+        raise reject("bad-items", f"{wrong[0]} is not one of {hero}'s {what} items.")
+    if len(items) > most:
+        raise reject("too-many", f"{hero} may choose at most {most} items here.")
+
+
+def _nap(p: Play, action: Nap) -> None:
+    """'Instead of moving, you can take a heroic nap. Refresh up to five of your items
+    (including magic items) and then end your turn.'"""
+    hero = p.st.current
+    most = p.pack.heroes[hero].nap
+    _choose_items(p, hero, action.items, p.st.exhausted(hero), most, "exhausted")
+    p.say("nap", f"{hero} takes a heroic nap.", hero=hero)
+    p.refresh_items(hero, action.items)
+    p.set(phase=BUSY, ask={})
+
+
+def _castle(p: Play) -> None:
+    hero = p.st.current
+    if not p.st.in_courtyard(hero):
+        raise reject("not-in-courtyard", f"{hero} must reach the courtyard (all three key "
+                     "pieces, then a whirlpool) before entering the castle.")
+    p.say("castle", f"{hero} enters the Demon King's castle.", hero=hero)
+    p.castle_section(hero, 0)
+
+
+def _refresh(p: Play, action: Refresh) -> None:
+    hero, count = p.st.ask["hero"], p.st.ask["count"]
+    _choose_items(p, hero, action.items, p.st.exhausted(hero), count, "exhausted")
+    p.refresh_items(hero, action.items)
+    p.set(phase=BUSY, ask={})
+
+
+def _exhaust(p: Play, action: Exhaust) -> None:
+    hero, count = p.st.ask["hero"], p.st.ask["count"]
+    _choose_items(p, hero, action.items, p.st.available(hero), count, "available")
+    if len(action.items) != count:
+        raise reject("exhaust-count", f"{hero} must exhaust exactly {count} item(s).")
+    p.exhaust_items(hero, action.items)
+    p.set(phase=BUSY, ask={})
+
+
+def _draw(p: Play, action: Draw) -> None:
+    hero = p.st.ask["hero"]
+    n = action.card
+    if n is None:
+        raise reject("tap-the-card", "Draw the top event card and tap it.")
+    if not 1 <= n <= len(p.pack.cards):
+        raise reject("unknown-card", f"There is no event card {n}; the deck has "
+                     f"{len(p.pack.cards)}.")
+    if n not in p.st.deck:
+        holder = next((h for h, cs in p.st.companions.items() if n in cs), None)
+        where = f"{holder}'s companion" if holder else "in the discard pile"
+        raise reject("not-in-deck", f"Event card {n} is {where}, not in the deck.")
+    p.set(phase=BUSY, ask={})
+    p.resolve_card(hero, n)
+
+
+def _assign(p: Play, action: Assign) -> None:
+    if action.hero not in p.st.players:
+        raise reject("unknown-hero", f"{action.hero} is not playing.")
+    if action.hero == p.st.demon:
+        raise reject("already-has-demon-die", f"{action.hero} has the Demon die already; it "
+                     "goes to a hero who does not have it.")
+    p.set(phase=BUSY, ask={})
+    p.assign(action.hero)
+
+
+def _take_magic(p: Play, action: TakeMagic) -> None:
+    name = action.item.removeprefix(MAGIC_PREFIX)
+    if name not in MAGIC_ITEMS:
+        raise reject("unknown-item", f"There is no magic item {action.item}.")
+    if name not in p.supply():
+        raise reject("not-in-supply", f"The {nice(name)} is not in the supply.")
+    hero = p.st.ask["hero"]
+    p.set(phase=BUSY, ask={})
+    p.take_magic(hero, name)
+
+
+def _steal(p: Play, action: Steal) -> None:
+    hero = p.st.ask["hero"]
+    if action.item not in p.steal_options(hero):
+        raise reject("bad-target", f"{action.item} is not another hero's available item.")
+    p.set(phase=BUSY, ask={})
+    p.steal(hero, action.item)
+
+
+def _sweep(p: Play, action: Sweep) -> None:
+    if action.hero not in p.st.players or p.st.in_courtyard(action.hero):
+        raise reject("unknown-hero", f"{action.hero} is not a hero in the kingdom.")
+    wid = p.st.ask["whirlpool"]
+    p.set(phase=BUSY, ask={})
+    p.sweep(action.hero, wid)
+
+
+def _take_key(p: Play, action: TakeKey) -> None:
+    hero, colour = p.st.ask["hero"], p.st.ask["colour"]
+    if action.piece not in p.st.keys:
+        raise reject("unknown-piece", f"There is no key piece {action.piece}.")
+    if not action.piece.startswith(colour + "/"):
+        raise reject("wrong-colour", f"{hero} earned a {colour} key piece, not "
+                     f"{action.piece}.")
+    if p.st.keys[action.piece] is not None:
+        raise reject("not-in-pile", f"Key piece {action.piece} is "
+                     f"{p.st.keys[action.piece]}'s already.")
+    keys = dict(p.st.keys)
+    keys[action.piece] = hero
+    p.set(keys=keys, phase=BUSY, ask={})
+    p.say("key", f"{hero} takes the {colour} key piece ({len(p.st.key_colours(hero))} of 3).",
+          hero=hero, piece=action.piece)
+
+
+def _courtyard(p: Play, action: Courtyard) -> None:
+    hero = p.st.ask["hero"]
+    free = p.free_courtyard()
+    if action.space not in free:
+        raise reject("not-free", f"{action.space} is not a free courtyard space; free: "
+                     f"{', '.join(free)}.")
+    p.set(phase=BUSY, ask={})
+    p.land_in_courtyard(hero, action.space)
