@@ -12,6 +12,7 @@ _TABLES = {
     "magic-keys": "tabletap.controller.games.magic_keys:MagicKeysTable",
     "oversiege": "tabletap.controller.games.oversiege:OversiegeTable",
     "kingdomino": "tabletap.controller.games.kingdomino:KingdominoTable",
+    "key-to-the-kingdom": "tabletap.controller.games.key_to_the_kingdom:KttkTable",
 }
 
 
