@@ -645,6 +645,7 @@ def _roll(p: Play, action: Roll) -> Roll:
                      f"has no face {action.value}; its faces are {shown}.")
     else:
         value = action.value
+        p.set(chance=st.chance + 1)  # a drawn roll and the same roll replayed count alike
     what = "the Demon die" if die == "demon" else "their die"
     p.say("roll", f"{hero} rolls {what}: {value}.", hero=hero, die=die, value=value)
     if st.phase == "first-roll":
