@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-MODULES: list[str] = ["core", "oversiege", "kingdomino", "serial", "nfc", "gpio", "voice"]
+MODULES: list[str] = ["core", "oversiege", "kingdomino", "serial", "nfc", "gpio", "voice", "kttk"]
 
 
 def main(argv: list[str]) -> int:

@@ -43,10 +43,28 @@ def kingdomino() -> list[str]:
     return out
 
 
+def key_to_the_kingdom() -> list[str]:
+    """Every hero's figure and eight items, the five magic items, the fifteen key pieces, the
+    event cards, the companions (for a companion card kept apart from the deck) and the Demon
+    die, as the default content pack counts them."""
+    from tabletap.controller.rules.key_to_the_kingdom.pack import MAGIC_ITEMS, load_pack
+
+    pack = load_pack()
+    out = [f"kttk/hero/{h}" for h in pack.heroes]
+    out += [f"kttk/item/{h}/{i}" for h in pack.heroes for i in pack.items]
+    out += [f"kttk/magic/{m}" for m in MAGIC_ITEMS]
+    out += [f"kttk/key/{c}/{n}" for c in ("red", "green", "blue")
+            for n in range(1, pack.keys_per_colour + 1)]
+    out += [f"kttk/event/{n}" for n in range(1, len(pack.cards) + 1)]
+    out += [f"kttk/companion/{name}" for name in pack.companions]
+    return out + ["kttk/demon-die"]
+
+
 GAMES: dict[str, Callable[..., list[str]]] = {
     "magic-keys": magic_keys,
     "oversiege": oversiege,
     "kingdomino": kingdomino,
+    "key-to-the-kingdom": key_to_the_kingdom,
 }
 
 

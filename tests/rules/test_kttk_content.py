@@ -1,0 +1,114 @@
+"""`tabletap content check` on the stand-in pack and on broken copies of it, with messages."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from tabletap.controller.rules.key_to_the_kingdom.check import check_pack
+from tabletap.controller.rules.key_to_the_kingdom.pack import PackError, load_pack
+
+DEFAULT = Path(str(resources.files("tabletap.controller.rules.key_to_the_kingdom")
+                   .joinpath("packs", "default")))
+
+
+def copy(tmp_path: Path) -> Path:
+    folder = tmp_path / "mypack"
+    shutil.copytree(DEFAULT, folder, ignore=shutil.ignore_patterns("__*"))
+    return folder
+
+
+def edit(folder: Path, name: str, old: str, new: str) -> None:
+    path = folder / name
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tabletap.controller.cli", *args],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_default_pack_is_whole():
+    assert check_pack(load_pack("default")) == []
+    done = cli("content", "check", "default")
+    assert done.returncode == 0 and "playable and whole" in done.stdout
+
+
+def test_unknown_space_in_a_path_is_located(tmp_path):
+    folder = copy(tmp_path)
+    edit(folder, "board.yaml", "[v3, m1, m2", "[v3, m1, mx")
+    with pytest.raises(PackError, match=r"board.yaml:\d+: paths.2.chain.2: no kingdom space "
+                                        r"called 'mx'"):
+        load_pack(str(folder))
+    done = cli("content", "check", str(folder))
+    assert done.returncode == 2 and "board.yaml:" in done.stderr and "'mx'" in done.stderr
+
+
+def test_typo_in_a_key_and_unknown_effect(tmp_path):
+    folder = copy(tmp_path)
+    edit(folder, "atlas.yaml", "    target: 4\n    success: [{flip: west}]",
+         "    target: 4\n    success: [{teleport: west}]")
+    with pytest.raises(PackError, match=r"atlas.yaml:\d+: adventures.old-well.success.0."
+                                        r"teleport: unknown effect"):
+        load_pack(str(folder))
+    folder2 = copy(tmp_path / "b")
+    edit(folder2, "pack.yaml", "  sword: {status: confirmed, value: 4}",
+         "  sword: {status: confirmed, valeu: 4}")
+    with pytest.raises(PackError, match=r"pack.yaml:\d+: items.sword.value: required key"):
+        load_pack(str(folder2))
+
+
+def test_path_that_leads_nowhere(tmp_path):
+    folder = copy(tmp_path)
+    edit(folder, "board.yaml", "[v3, m1, m2, m3, m4, m5, m6, m7, v9]",
+         "[v3, m1, m2, m3, m4, m5, m6, m7]")
+    found = [str(f) for f in check_pack(load_pack(str(folder)))]
+    assert any("the path at m7 leads nowhere" in f and "board.yaml:" in f for f in found)
+    done = cli("content", "check", str(folder))
+    assert done.returncode == 1 and "leads nowhere" in done.stdout
+
+
+def test_adventure_without_an_end(tmp_path):
+    folder = copy(tmp_path)
+    text = (folder / "atlas.yaml").read_text()
+    start = text.index("    steps:", text.index("ice-caves:"))
+    end = text.index("    fail: c2")
+    (folder / "atlas.yaml").write_text(text[:start] + "    steps: []\n" + text[end:])
+    found = [str(f) for f in check_pack(load_pack(str(folder)))]
+    assert any("adventure ice-caves has no end" in f for f in found)
+
+
+def test_whirlpool_without_an_atlas_entry(tmp_path):
+    folder = copy(tmp_path)
+    edit(folder, "board.yaml", "      f7: boring", "      f7: whirlpool")
+    found = [str(f) for f in check_pack(load_pack(str(folder)))]
+    assert any("whirlpool f7 has no atlas entry" in f for f in found), found
+
+
+def test_land_that_cannot_flip_back(tmp_path):
+    folder = copy(tmp_path)
+    edit(folder, "atlas.yaml", "whirl-marsh: {status: guess, space: s5, flip: west, to: m5}",
+         "whirl-marsh: {status: guess, space: s5, flip: east}")
+    edit(folder, "atlas.yaml", "success: [{flip: west}]", "success: []")
+    edit(folder, "events.yaml", "effects: [{flip: west}]", "effects: []")
+    found = [str(f) for f in check_pack(load_pack(str(folder)))]
+    assert any("land marsh cannot flip back" in f for f in found), found
+
+
+def test_not_utf8_and_missing_file(tmp_path):
+    folder = copy(tmp_path)
+    (folder / "events.yaml").write_bytes(b"cards: \xff\xfe")
+    with pytest.raises(PackError, match="events.yaml: not UTF-8"):
+        load_pack(str(folder))
+    (folder / "events.yaml").unlink()
+    with pytest.raises(PackError, match="events.yaml: cannot read"):
+        load_pack(str(folder))
+    with pytest.raises(PackError, match="no such pack"):
+        load_pack(str(tmp_path / "nothing"))
