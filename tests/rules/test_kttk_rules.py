@@ -82,6 +82,16 @@ def test_highest_first_roll_goes_first_and_ties_roll_again():
     refused(E.new_game(["knight", "wizard"], 0, {}, {}), Roll(9), "not-a-face")
 
 
+def test_physical_dice_are_entered_digital_dice_are_drawn():
+    """'Roll your hero die. If you have the Demon die, roll that instead.' With physical dice
+    the table enters the face; the roll button (no value) is refused."""
+    s = game(options={"dice": "physical"})
+    refused(s, Roll(), "enter-the-roll")
+    assert {a.value for a in E.legal_actions(s) if isinstance(a, Roll)} == set(range(1, 9))
+    drawn = E.apply(game(), Roll())
+    assert drawn.action.value in range(1, 9)  # the journal keeps the drawn face
+
+
 # -- rolls and items ---------------------------------------------------------------------------
 
 

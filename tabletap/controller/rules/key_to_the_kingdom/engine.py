@@ -83,6 +83,8 @@ class KttkEngine:
             "game": self.name,
             "pack": pack.name,
             "stand_in": pack.stand_in,
+            "dice": "physical" if state.physical_dice else "digital",
+            "digital_events": state.digital_events,
             "players": list(state.players),
             "turn": self.current_player(state),
             "turn_number": state.turn_number,

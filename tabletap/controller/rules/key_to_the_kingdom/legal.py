@@ -67,6 +67,14 @@ def _uses(state: KttkState, hero: str) -> list[Action]:
     return out
 
 
+def _rolls(state: KttkState, hero: str) -> list[Action]:
+    """Digital dice: one roll, drawn by the engine. Physical dice: each face may be entered."""
+    if not state.physical_dice:
+        return [Roll()]
+    faces = state.pack.demon_faces if state.demon == hero else state.pack.hero_faces
+    return [Roll(f) for f in sorted(set(faces))]
+
+
 def legal_actions(state: KttkState, candidates_only: bool = False) -> list[Action]:
     """With `candidates_only`, item uses are not filtered through the engine (faster)."""
     if state.over:
@@ -74,19 +82,19 @@ def legal_actions(state: KttkState, candidates_only: bool = False) -> list[Actio
     phase, ask = state.phase, state.ask
     out: list[Action] = []
     if phase == "first-roll":
-        return [Roll()]
+        return _rolls(state, state.first_due[0])
     if phase == "turn":
         hero = state.current
-        out.append(Castle() if state.in_courtyard(hero) else Roll())
+        out += [Castle()] if state.in_courtyard(hero) else _rolls(state, hero)
         out += [Nap(s) for s in _sets(state.exhausted(hero), state.pack.heroes[hero].nap)]
         return out
     if phase in ("adventure", "castle"):
-        out.append(Roll())
+        out += _rolls(state, ask["hero"])
         if Play(state).shortcut_help() is not None:
             out.append(Shortcut())
         return out
     if phase == "challenge":
-        return [Roll()]
+        return _rolls(state, ask["hero"])
     if phase == "roll":
         assert state.roll is not None
         hero = ask["hero"]

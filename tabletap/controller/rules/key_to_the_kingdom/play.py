@@ -638,6 +638,9 @@ def _roll(p: Play, action: Roll) -> Roll:
                      "castle or take a heroic nap.")
     die, faces = _die(p, hero)
     if action.value is None:
+        if st.physical_dice:
+            raise reject("enter-the-roll", f"{hero} rolls the real die: enter the number it "
+                         "shows (the roll button only rolls digital dice).")
         value = p.draw_int("roll", faces)
     elif action.value not in faces:
         shown = ", ".join(map(str, sorted(set(faces))))
@@ -660,7 +663,6 @@ def _roll(p: Play, action: Roll) -> Roll:
     p.set(phase="roll", roll=RollInProgress(purpose, die, value, (), bonus),
           ask=dict(st.ask, hero=hero))
     if purpose == "move":
-        p.set(phase="roll", ask={"hero": hero})
         reach = board.destinations(p.st, hero, p.st.roll.result)
         p.say("reach", _reach_text(hero, p.st.roll.result, reach), hero=hero,
               result=p.st.roll.result, spaces=reach)

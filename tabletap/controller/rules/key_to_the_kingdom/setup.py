@@ -23,7 +23,7 @@ from tabletap.controller.rules.key_to_the_kingdom.pack import (
 from tabletap.controller.rules.key_to_the_kingdom.state import MAGIC_PREFIX, KttkState
 
 MIN_HEROES, MAX_HEROES = 2, 5
-OPTIONS = ("pack", "digital_events")
+OPTIONS = ("pack", "digital_events", "dice")
 SETUP = ("first", "deck", "castle", "positions", "keys", "magic", "companions", "exhausted",
          "demon", "flaps")
 
@@ -76,6 +76,10 @@ def new_state(players: list[str], seed: int, options: JSON, setup: JSON) -> Kttk
     digital = options.get("digital_events", False)
     if not isinstance(digital, bool):
         raise _bad("options.digital_events is true or false.")
+    dice = options.get("dice", "digital")
+    if dice not in ("digital", "physical"):
+        raise _bad("options.dice is digital (the roll button rolls) or physical (each roll "
+                   "is entered).")
     heroes = ", ".join(pack.heroes)
     if not isinstance(players, list) or not MIN_HEROES <= len(players) <= MAX_HEROES:
         raise _bad(f"Key to the Kingdom is for {MIN_HEROES} to {MAX_HEROES} heroes, each "
@@ -173,7 +177,8 @@ def new_state(players: list[str], seed: int, options: JSON, setup: JSON) -> Kttk
     if first is not None and first not in seats:
         raise _bad(f"setup.first: {first!r} is not playing.")
     return KttkState(
-        pack=pack, players=seats, seed=seed, digital_events=digital, chance=1,
+        pack=pack, players=seats, seed=seed, digital_events=digital,
+        physical_dice=dice == "physical", chance=1,
         turn=seats.index(first) if first else 0, turn_number=1, positions=positions,
         items=items, keys=keys, flaps=flaps, demon=demon, deck=deck, discard=(),
         companions=companions, castle=tuple(castle), revealed=(),

@@ -45,6 +45,7 @@ class KttkState:
     players: tuple[str, ...]
     seed: int
     digital_events: bool
+    physical_dice: bool  # rolls are entered as the table saw them; the roll button is off
     chance: int  # draws made from the seed so far
     turn: int  # seat index of the hero whose turn it is
     turn_number: int
@@ -147,7 +148,8 @@ def state_from_json(data: JSON) -> KttkState:
     return KttkState(
         pack=load_pack(data["pack"]),
         players=tuple(data["players"]), seed=int(data["seed"]),
-        digital_events=bool(data["digital_events"]), chance=int(data["chance"]),
+        digital_events=bool(data["digital_events"]), physical_dice=bool(data["physical_dice"]),
+        chance=int(data["chance"]),
         turn=int(data["turn"]), turn_number=int(data["turn_number"]),
         positions=dict(data["positions"]),
         items={k: (v["owner"], bool(v["exhausted"])) for k, v in data["items"].items()},
