@@ -1,0 +1,199 @@
+"""The Key to the Kingdom table layer: taps, the two buttons and `do:` made into engine actions.
+
+Issue 11, "At the table": rolls from the roll button or entered; items used by tapping their
+token (tap again to subtract); every tap checked; the landing space taken when there is one
+choice and cycled with the buttons, each choice named, when there are several; event cards,
+key pieces, the Demon die then the receiving figure tapped. The tests drive the table as the
+session does (interpret, then apply every action it returns).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tabletap.controller.games import table_for
+from tabletap.controller.games.base import (
+    ButtonPressed,
+    ManualAction,
+    Pending,
+    PieceLifted,
+    PiecePlaced,
+)
+from tabletap.controller.games.key_to_the_kingdom import KttkTable
+from tabletap.controller.rules.base import Rejection
+from tabletap.controller.rules.key_to_the_kingdom import ENGINE as E
+
+
+class Table:
+    """The session's loop in miniature: interpret an input, apply what it returns."""
+
+    def __init__(self, players=("knight", "wizard"), options=None, **setup) -> None:
+        self.table = table_for("key-to-the-kingdom")
+        assert isinstance(self.table, KttkTable)
+        setup.setdefault("first", players[0])
+        self.state = E.new_game(list(players), 0, options or {}, setup)
+
+    def send(self, event):
+        result = self.table.interpret(self.state, event, 0.0)
+        if result is None or isinstance(result, Pending):
+            return result
+        for action in result if isinstance(result, tuple) else (result,):
+            out = E.apply(self.state, action)
+            self.state = out.state
+            self.table.accepted(out.action)
+        return result
+
+    def tap(self, piece: str):
+        result = self.send(PiecePlaced("table", piece))
+        assert self.send(PieceLifted("table", piece)) is None
+        return result
+
+    def press(self, name: str = "end-turn", long: bool = False):
+        return self.send(ButtonPressed(name, long))
+
+    def roll(self, value: int):
+        self.table.force("roll", [value])
+        return self.press("roll")
+
+    def refused(self, code: str, event) -> Rejection:
+        before = E.state_to_json(self.state)
+        with pytest.raises(Rejection) as info:
+            self.send(event)
+        assert info.value.code == code, info.value
+        assert E.state_to_json(self.state) == before
+        return info.value
+
+
+def test_roll_button_item_taps_add_then_subtract():
+    t = Table()
+    t.roll(5)
+    t.tap("kttk/item/knight/sword")
+    assert t.state.roll.result == 9
+    t.tap("kttk/item/knight/sword")  # a second tap: subtract instead
+    assert t.state.roll.result == 1
+    assert "knight/sword" in t.state.exhausted("knight")
+
+
+def test_every_tap_is_checked():
+    t = Table()
+    t.roll(5)
+    t.tap("kttk/item/knight/sword")
+    t.refused("one-item", PiecePlaced("table", "kttk/item/knight/axe"))
+    t.refused("not-yours", PiecePlaced("table", "kttk/item/wizard/axe"))
+    t.refused("not-yours", PiecePlaced("table", "kttk/magic/bee-cannon"))
+    t.refused("unknown-piece", PiecePlaced("table", "kttk/item/knight/laser"))
+    t.refused("unknown-piece", PiecePlaced("table", "kttk/weird"))
+    t.refused("wrong-game", PiecePlaced("table", "magic-keys/key/blue/1"))
+
+
+def test_mood_ring_taps_cycle_its_four_changes():
+    t = Table(magic={"knight": ["mood-ring"]})
+    t.roll(4)
+    results = []
+    for _ in range(5):
+        t.tap("kttk/magic/mood-ring")
+        results.append(t.state.roll.result)
+    assert results == [6, 2, 5, 3, 6]
+
+
+def test_one_landing_space_is_taken_at_once():
+    """A result of 0 (here 1 minus the cloak) reaches only the space the hero is on: one
+    press of end-turn takes it, and it activates."""
+    t = Table(positions={"knight": "v5"})
+    t.roll(1)
+    t.tap("kttk/item/knight/cloak")
+    t.tap("kttk/item/knight/cloak")
+    assert t.state.roll.result == 0 and E.destinations(t.state) == ["v5"]
+    t.press()
+    assert t.state.positions["knight"] == "v5" and t.state.phase == "event"
+
+
+def test_several_landing_spaces_are_cycled_and_named():
+    t = Table()
+    t.roll(2)
+    assert E.destinations(t.state) == ["v3", "v11", "h12"]
+    first = t.press()
+    assert isinstance(first, Pending) and "1 of 3: v3 (refresh 2)" in first.message
+    second = t.press()
+    assert "2 of 3: v11 (event)" in second.message
+    third = t.press()
+    assert "3 of 3: h12 (event)" in third.message
+    assert "1 of 3" in t.press().message  # round again
+    t.press()
+    t.press(long=True)  # take the one just named: v11
+    assert t.state.positions["knight"] == "v11" and t.state.phase == "event"
+
+
+def test_do_move_names_the_space():
+    t = Table()
+    t.roll(2)
+    t.send(ManualAction({"action": "move", "to": "h12"}))
+    assert t.state.positions["knight"] == "h12"
+
+
+def test_event_card_tapped_and_key_piece_tapped():
+    t = Table(positions={"knight": "h5"})
+    t.roll(1)
+    t.send(ManualAction({"action": "move", "to": "h6"}))  # fire mountain
+    assert t.state.phase == "adventure"
+    for _ in range(5):
+        t.roll(8)
+        t.press()  # take the roll as it stands
+    assert t.state.phase == "key"
+    t.refused("wrong-colour", PiecePlaced("table", "kttk/key/blue/1"))
+    t.tap("kttk/key/red/4")
+    assert t.state.keys["red/4"] == "knight"
+    t.roll(2)  # wizard from v1 to v3/v11/h12
+    t.send(ManualAction({"action": "move", "to": "v11"}))
+    t.tap("kttk/event/32")
+    assert 32 in t.state.discard
+
+
+def test_demon_die_then_figure():
+    t = Table(("knight", "wizard", "ranger"), positions={"knight": "v7"})
+    t.roll(1)
+    t.send(ManualAction({"action": "move", "to": "v8"}))
+    assert t.state.phase == "demon-die"
+    t.refused("tap-demon-die-first", PiecePlaced("table", "kttk/hero/wizard"))
+    assert isinstance(t.tap("kttk/demon-die"), Pending)
+    t.tap("kttk/hero/ranger")
+    assert t.state.demon == "ranger"
+
+
+def test_knife_waits_for_the_other_heros_item():
+    t = Table(magic={"knight": ["kind-of-evil-knife"]})
+    t.roll(3)
+    assert isinstance(t.tap("kttk/magic/kind-of-evil-knife"), Pending)
+    t.tap("kttk/item/wizard/sword")
+    assert "wizard/sword" in t.state.exhausted("wizard") and t.state.roll.result == 5
+
+
+def test_nap_by_holding_end_turn():
+    t = Table(exhausted={"knight": ["sword", "axe"]})
+    t.refused("roll-or-nap", ButtonPressed("end-turn"))
+    t.press(long=True)
+    assert t.state.available("knight") and not t.state.exhausted("knight")
+    assert t.state.current == "wizard"
+
+
+def test_nap_with_many_exhausted_items_chooses_by_taps():
+    tired = ["sword", "axe", "bow", "boots", "rope", "lantern", "shield"]
+    t = Table(exhausted={"knight": tired})
+    assert isinstance(t.press(long=True), Pending)
+    t.tap("kttk/item/knight/sword")
+    t.tap("kttk/item/knight/axe")
+    t.press()  # done choosing: two refreshed
+    assert len(t.state.exhausted("knight")) == 5 and t.state.current == "wizard"
+
+
+def test_physical_dice_refuse_the_roll_button_and_take_the_entered_roll():
+    t = Table(options={"dice": "physical"})
+    t.refused("enter-the-roll", ButtonPressed("roll"))
+    t.send(ManualAction({"action": "roll", "value": 6}))
+    assert t.state.roll.value == 6
+
+
+def test_courtyard_hero_enters_the_castle_with_the_roll_button():
+    t = Table(positions={"knight": "court1"})
+    t.roll(8)
+    assert t.state.phase == "roll" and t.state.roll.purpose == "castle"
