@@ -197,3 +197,29 @@ def test_courtyard_hero_enters_the_castle_with_the_roll_button():
     t = Table(positions={"knight": "court1"})
     t.roll(8)
     assert t.state.phase == "roll" and t.state.roll.purpose == "castle"
+
+
+def test_every_piece_of_the_set_is_understood():
+    """DESIGN's kttk/... piece ids: every one the set has reads as a Key to the Kingdom piece
+    (an answer or a clear "not now"), never as an unknown piece."""
+    from tabletap.controller.pieces import pieces_of
+
+    ids = pieces_of("key-to-the-kingdom")
+    assert len(ids) == 5 + 5 * 8 + 5 + 15 + 36 + 8 + 1 and len(set(ids)) == len(ids)
+    t = Table(("knight", "wizard", "ranger", "rogue", "paladin"))
+    for piece in ids:
+        try:
+            t.table.interpret(t.state, PiecePlaced("table", piece), 0.0)
+        except Rejection as exc:
+            assert exc.code != "unknown-piece", piece
+        t.table._forget()
+
+
+def test_a_half_made_gesture_times_out():
+    t = Table(magic={"knight": ["kind-of-evil-knife"]})
+    t.roll(3)
+    assert isinstance(t.tap("kttk/magic/kind-of-evil-knife"), Pending)
+    assert t.table.expire(5.0) is None
+    timeout = t.table.expire(60.0)
+    assert timeout is not None and timeout.code == "gesture-timeout"
+    t.refused("not-yours", PiecePlaced("table", "kttk/item/wizard/sword"))  # a use of its own

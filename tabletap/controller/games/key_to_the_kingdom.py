@@ -67,6 +67,7 @@ PIECE = re.compile(
     r"|(hero)/([a-z0-9-]+)|(event)/(\d+)|(companion)/([a-z0-9-]+)|(demon-die))$"
 )
 END_TURN, ROLL = "end-turn", "roll"
+GESTURE_TIMEOUT = 10.0  # seconds a two-tap gesture (knife, beans, Demon die) waits
 
 
 @dataclass
@@ -80,6 +81,8 @@ class KttkTable(GameTable):
     napping: bool = False
     waiting: str | None = None  # knife | beans | demon-die: the next tap completes it
     held: str | None = None  # the item whose second tap `waiting` waits for
+    since: float = 0.0  # when `waiting` started
+    timeout: float = GESTURE_TIMEOUT
 
     def piece_prefix(self) -> str:
         return "kttk"
@@ -89,6 +92,8 @@ class KttkTable(GameTable):
         if moment != self.moment:
             self._forget()
             self.moment = moment
+        if self.waiting is not None and now - self.since >= self.timeout:
+            self._forget()  # expire() reported it; a late tap starts afresh
         if isinstance(event, PieceLifted):
             return None
         if isinstance(event, ManualAction):
@@ -98,8 +103,20 @@ class KttkTable(GameTable):
             return self._button(state, event)
         if isinstance(event, PiecePlaced):
             self.check_piece_game(event.piece)
-            return self._tap(state, event.piece)
+            result = self._tap(state, event.piece)
+            if self.waiting is not None and isinstance(result, Pending):
+                self.since = now
+            return result
         return None
+
+    def expire(self, now: float) -> Rejection | None:
+        if self.waiting is None or now - self.since < self.timeout:
+            return None
+        what = {"knife": "the Knife's target", "beans": "the item the Coffee Beans refresh",
+                "demon-die": "the hero who receives the Demon die"}[self.waiting]
+        self._forget()
+        return Rejection("gesture-timeout", f"No tap came for {what} within "
+                         f"{self.timeout:g} seconds; tap again to start over.")
 
     def accepted(self, action: Any) -> None:
         if isinstance(action, Roll):
