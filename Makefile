@@ -50,6 +50,7 @@ test: $(STAMP) $(NPM_STAMP) $(VOICE_STAMP)
 	$(BIN)/ruff check .
 	TABLETAP_REQUIRE_MICROPYTHON=$$( [ -f $(NPM_STAMP) ] || [ -n "$$CI" ] && echo 1 ) $(BIN)/pytest
 	$(BIN)/python tools/kingdomino_scenarios.py --check
+	$(BIN)/python tools/kttk_scenarios.py --check
 	$(BIN)/tabletap sim run scenarios/*/*.yaml
 
 bench: $(STAMP)

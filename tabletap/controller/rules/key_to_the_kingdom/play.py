@@ -434,14 +434,14 @@ class Play:
             if adv.colour in self.st.key_colours(hero):
                 # "You may not start a key adventure if you already have a key piece of that
                 # color."
-                self.say("adventure", f"{hero} already has the {adv.colour} key piece: the "
+                self.say("adventure", f"{hero} already has the {adv.colour} key piece: "
                          f"{nice(aid)} cannot be started.", hero=hero)
                 return
-            self.say("adventure", f"{hero} starts the {nice(aid)} ({adv.colour} key).",
+            self.say("adventure", f"{hero} starts {nice(aid)} ({adv.colour} key).",
                      hero=hero, adventure=aid)
             self.next_step(hero, aid, 0)
             return
-        self.say("adventure", f"{hero} starts the {nice(aid)}: roll {adv.target} or more.",
+        self.say("adventure", f"{hero} starts {nice(aid)}: roll {adv.target} or more.",
                  hero=hero, adventure=aid, target=adv.target)
         self.decide("challenge", hero=hero, source=aid, target=adv.target,
                     success=list(adv.on_success), fail=list(adv.on_fail),
@@ -468,14 +468,14 @@ class Play:
             return
         # "You complete a key adventure when your figure reaches the end space ... Take the
         # piece from the supply that matches the color of the adventure."
-        self.say("adventure", f"{hero} completes the {nice(aid)}!", hero=hero, adventure=aid)
+        self.say("adventure", f"{hero} completes {nice(aid)}!", hero=hero, adventure=aid)
         self.set(phase=BUSY, ask={})
         self.push({"t": "key", "hero": hero, "colour": adv.colour},
                   {"t": "goto", "hero": hero, "space": adv.leave_success})
 
     def step_failed(self, hero: str, aid: str) -> None:
         adv = self.pack.adventures[aid]
-        self.say("adventure", f"{hero} fails the {nice(aid)} and leaves it.", hero=hero,
+        self.say("adventure", f"{hero} fails {nice(aid)} and leaves it.", hero=hero,
                  adventure=aid)
         self.set(phase=BUSY, ask={})
         self.push({"t": "goto", "hero": hero, "space": adv.leave_fail})
