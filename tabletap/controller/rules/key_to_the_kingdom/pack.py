@@ -542,17 +542,24 @@ def parse_pack(docs: dict[str, YamlDoc], ref: str) -> Pack:
             raise b.fail("atlas.yaml", loc, f"{what}: no kingdom space called {sid!r}")
         return sid
 
+    def claim(section: str, key: str, field: str, sid: Any, kind: str,
+              taken: dict[str, str], entry: Any) -> str:
+        """An atlas entry's own space: it exists, is of its kind, and has no other entry."""
+        loc = (section, key)
+        status[f"{section}.{key}"] = entry.status
+        b.note(f"{section}.{key}", "atlas.yaml", loc)
+        space = board_space(loc + (field,), sid, field)
+        if spaces[space].kind != kind:
+            raise b.fail("atlas.yaml", loc + (field,), f"{space} is not a {kind} space")
+        if space in taken:
+            raise b.fail("atlas.yaml", loc + (field,),
+                         f"{space} already has the entry {taken[space]}")
+        taken[space] = key
+        return space
+
     for aid, adv in atlas.adventures.items():
         loc = ("adventures", aid)
-        status[f"adventures.{aid}"] = adv.status
-        b.note(f"adventures.{aid}", "atlas.yaml", loc)
-        start = board_space(loc + ("start",), adv.start, "start")
-        if spaces[start].kind != "adventure":
-            raise b.fail("atlas.yaml", loc + ("start",), f"{start} is not an adventure space")
-        if start in adventure_at:
-            raise b.fail("atlas.yaml", loc + ("start",),
-                         f"{start} already starts {adventure_at[start]}")
-        adventure_at[start] = aid
+        start = claim("adventures", aid, "start", adv.start, "adventure", adventure_at, adv)
         if adv.kind == "key":
             if adv.colour is None:
                 raise b.fail("atlas.yaml", loc, "a key adventure needs its colour")
@@ -595,18 +602,10 @@ def parse_pack(docs: dict[str, YamlDoc], ref: str) -> Pack:
     whirlpool_at: dict[str, str] = {}
     for wid, w in atlas.whirlpools.items():
         loc = ("whirlpools", wid)
-        status[f"whirlpools.{wid}"] = w.status
-        b.note(f"whirlpools.{wid}", "atlas.yaml", loc)
-        space = board_space(loc + ("space",), w.space, "space")
-        if spaces[space].kind != "whirlpool":
-            raise b.fail("atlas.yaml", loc + ("space",), f"{space} is not a whirlpool space")
-        if space in whirlpool_at:
-            raise b.fail("atlas.yaml", loc + ("space",),
-                         f"{space} already has the entry {whirlpool_at[space]}")
+        space = claim("whirlpools", wid, "space", w.space, "whirlpool", whirlpool_at, w)
         if w.flip not in flaps:
             raise b.fail("atlas.yaml", loc + ("flip",), f"no flap called {w.flip!r}")
         to = board_space(loc + ("to",), w.to, "to") if w.to is not None else None
-        whirlpool_at[space] = wid
         whirlpools[wid] = Whirlpool(wid, space, w.flip, to)
 
     sections = []

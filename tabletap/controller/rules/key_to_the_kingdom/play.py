@@ -777,33 +777,36 @@ def _card_number(item: str) -> int | None:
     return int(tail) if tail.isascii() and tail.isdigit() else None
 
 
+def _second_item(chosen: str | None, options: list[str], needs: str, bad: str) -> str | None:
+    """The other item a magic item's effect names: required when there is one to name."""
+    if chosen is None:
+        if options:
+            raise reject("needs-target", needs)
+        return None
+    if chosen not in options:
+        raise reject("bad-target", bad)
+    return chosen
+
+
 def _knife(p: Play, hero: str, action: Use) -> None:
     """'When you exhaust this, also exhaust another hero's item.'"""
-    targets = p.steal_options(hero)
-    if action.target is None:
-        if targets:
-            raise reject("needs-target", "The Kind of Evil Knife also exhausts another hero's "
-                         "item: name (tap) it.")
-        return
-    if action.target not in targets:
-        raise reject("bad-target", f"{action.target} is not another hero's available item.")
-    owner = p.st.items[action.target][0]
-    assert owner is not None
-    p.exhaust_items(owner, [action.target])
+    target = _second_item(action.target, p.steal_options(hero),
+                          "The Kind of Evil Knife also exhausts another hero's item: name "
+                          "(tap) it.", f"{action.target} is not another hero's available item.")
+    if target is not None:
+        owner = p.st.items[target][0]
+        assert owner is not None
+        p.exhaust_items(owner, [target])
 
 
 def _beans(p: Play, hero: str, item: str, action: Use) -> None:
     """'When you exhaust this, refresh one of your other items.'"""
-    tired = [i for i in p.st.exhausted(hero) if i != item]
-    if action.refresh is None:
-        if tired:
-            raise reject("needs-target", "The Magic Coffee Beans also refresh one of your "
-                         "other items: name (tap) it.")
-        return
-    if action.refresh not in tired:
-        raise reject("bad-target", f"{action.refresh} is not one of {hero}'s other exhausted "
-                     "items.")
-    p.refresh_items(hero, [action.refresh])
+    target = _second_item(action.refresh, [i for i in p.st.exhausted(hero) if i != item],
+                          "The Magic Coffee Beans also refresh one of your other items: name "
+                          "(tap) it.", f"{action.refresh} is not one of {hero}'s other "
+                          "exhausted items.")
+    if target is not None:
+        p.refresh_items(hero, [target])
 
 
 def _move(p: Play, action: Move) -> None:
