@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from tabletap.controller.rules.base import Rejection
 from tabletap.controller.rules.key_to_the_kingdom import board
 from tabletap.controller.rules.key_to_the_kingdom.actions import (
     Action,
@@ -30,7 +31,7 @@ from tabletap.controller.rules.key_to_the_kingdom.actions import (
     Use,
 )
 from tabletap.controller.rules.key_to_the_kingdom.pack import MAGIC_ITEMS
-from tabletap.controller.rules.key_to_the_kingdom.play import Play
+from tabletap.controller.rules.key_to_the_kingdom.play import Play, check_use
 from tabletap.controller.rules.key_to_the_kingdom.state import (
     COMPANION_PREFIX,
     MAGIC_PREFIX,
@@ -75,8 +76,7 @@ def _rolls(state: KttkState, hero: str) -> list[Action]:
     return [Roll(f) for f in sorted(set(faces))]
 
 
-def legal_actions(state: KttkState, candidates_only: bool = False) -> list[Action]:
-    """With `candidates_only`, item uses are not filtered through the engine (faster)."""
+def legal_actions(state: KttkState) -> list[Action]:
     if state.over:
         return []
     phase, ask = state.phase, state.ask
@@ -103,15 +103,9 @@ def legal_actions(state: KttkState, candidates_only: bool = False) -> list[Actio
             out += [Move(s) for s in reach] or [Move(state.positions[hero])]
         else:
             out.append(Resolve())
-        uses = _uses(state, hero)
-        if candidates_only:
-            return out + uses
-        from tabletap.controller.rules.base import Rejection
-        from tabletap.controller.rules.key_to_the_kingdom.play import apply_action
-
-        for use in uses:
+        for use in _uses(state, hero):
             try:
-                apply_action(state, use)
+                check_use(state, use)
             except Rejection:
                 continue
             out.append(use)

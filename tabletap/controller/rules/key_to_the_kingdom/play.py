@@ -697,11 +697,10 @@ def _first_roll(p: Play, hero: str, value: int) -> None:
     p.say("turn", f"{first} rolled highest and takes the first turn.", player=first)
 
 
-def _use(p: Play, action: Use) -> None:
-    """'You may use one of your available items to change the result of your roll. Exhaust
-    the item you want to use and modify your result by adding or subtracting the exact
-    number on the item.' Companions and the Sticky Stick as their cards say."""
-    st, roll = p.st, p.st.roll
+def check_use(st: KttkState, action: Use) -> int:
+    """The change `action` makes to the roll in progress, or the Rejection saying why it may
+    not (pure: legal_actions asks it about every candidate)."""
+    roll = st.roll
     assert roll is not None
     hero = st.ask["hero"]
     item = action.item
@@ -710,7 +709,7 @@ def _use(p: Play, action: Use) -> None:
         n = _card_number(item)
         if n is None or n not in st.companions[hero]:
             raise reject("not-yours", f"{hero} has no companion card {item}.")
-        card = p.pack.card(n)
+        card = st.pack.card(n)
         if not card.bonus:
             raise reject("no-bonus", f"{nice(card.name)} helps at adventure spaces, not with "
                          "rolls.")
@@ -737,30 +736,55 @@ def _use(p: Play, action: Use) -> None:
     if amount not in values:
         raise reject("bad-amount", f"{item} changes a roll by "
                      f"{' or '.join(map(str, values))}, not {amount}.")
-    delta = action.sign * amount
-    if item in used:  # a second tap: change the sign or amount, nothing else happens again
+    if item in used:
         if action.target or action.refresh:
             raise reject("already-used", f"{item} is already used on this roll.")
+        return action.sign * amount
+    kind = st.item_kind(item) if not item.startswith(COMPANION_PREFIX) else ""
+    if kind == "kind-of-evil-knife":
+        # "When you exhaust this, also exhaust another hero's item."
+        _second_item(action.target, Play(st).steal_options(hero),
+                     "The Kind of Evil Knife also exhausts another hero's item: name (tap) it.",
+                     f"{action.target} is not another hero's available item.")
+    elif action.target is not None:
+        raise reject("bad-target", "Only the Kind of Evil Knife exhausts another hero's item.")
+    if kind == "coffee-beans":
+        # "When you exhaust this, refresh one of your other items."
+        _second_item(action.refresh, [i for i in st.exhausted(hero) if i != item],
+                     "The Magic Coffee Beans also refresh one of your other items: name (tap) "
+                     "it.", f"{action.refresh} is not one of {hero}'s other exhausted items.")
+    elif action.refresh is not None:
+        raise reject("bad-target", "Only the Magic Coffee Beans refresh another item.")
+    return action.sign * amount
+
+
+def _use(p: Play, action: Use) -> None:
+    """'You may use one of your available items to change the result of your roll. Exhaust
+    the item you want to use and modify your result by adding or subtracting the exact
+    number on the item.' Companions and the Sticky Stick as their cards say."""
+    delta = check_use(p.st, action)
+    roll = p.st.roll
+    assert roll is not None
+    hero, item = p.st.ask["hero"], action.item
+    verb = "adds" if delta > 0 else "subtracts"
+    if item in dict(roll.uses):  # a second tap: the sign or amount only, nothing else again
         uses = tuple((i, delta if i == item else d) for i, d in roll.uses)
         p.set(roll=replace(roll, uses=uses))
-        p.say("use", f"{hero} now {'adds' if delta > 0 else 'subtracts'} {amount} with "
-              f"{item}: the result is {p.st.roll.result}.", hero=hero, item=item, delta=delta)
+        p.say("use", f"{hero} now {verb} {abs(delta)} with {item}: the result is "
+              f"{p.st.roll.result}.", hero=hero, item=item, delta=delta)
         _announce_reach(p, hero)
         return
     if not item.startswith(COMPANION_PREFIX):
         p.exhaust_items(hero, [item])
-    kind = st.item_kind(item) if not item.startswith(COMPANION_PREFIX) else ""
-    if kind == "kind-of-evil-knife":
-        _knife(p, hero, action)
-    elif action.target is not None:
-        raise reject("bad-target", "Only the Kind of Evil Knife exhausts another hero's item.")
-    if kind == "coffee-beans":
-        _beans(p, hero, item, action)
-    elif action.refresh is not None:
-        raise reject("bad-target", "Only the Magic Coffee Beans refresh another item.")
+    if action.target is not None:
+        owner = p.st.items[action.target][0]
+        assert owner is not None
+        p.exhaust_items(owner, [action.target])
+    if action.refresh is not None:
+        p.refresh_items(hero, [action.refresh])
     p.set(roll=replace(roll, uses=roll.uses + ((item, delta),)))
-    p.say("use", f"{hero} {'adds' if delta > 0 else 'subtracts'} {amount} with {item}: the "
-          f"result is {p.st.roll.result}.", hero=hero, item=item, delta=delta)
+    p.say("use", f"{hero} {verb} {abs(delta)} with {item}: the result is {p.st.roll.result}.",
+          hero=hero, item=item, delta=delta)
     _announce_reach(p, hero)
 
 
@@ -786,27 +810,6 @@ def _second_item(chosen: str | None, options: list[str], needs: str, bad: str) -
     if chosen not in options:
         raise reject("bad-target", bad)
     return chosen
-
-
-def _knife(p: Play, hero: str, action: Use) -> None:
-    """'When you exhaust this, also exhaust another hero's item.'"""
-    target = _second_item(action.target, p.steal_options(hero),
-                          "The Kind of Evil Knife also exhausts another hero's item: name "
-                          "(tap) it.", f"{action.target} is not another hero's available item.")
-    if target is not None:
-        owner = p.st.items[target][0]
-        assert owner is not None
-        p.exhaust_items(owner, [target])
-
-
-def _beans(p: Play, hero: str, item: str, action: Use) -> None:
-    """'When you exhaust this, refresh one of your other items.'"""
-    target = _second_item(action.refresh, [i for i in p.st.exhausted(hero) if i != item],
-                          "The Magic Coffee Beans also refresh one of your other items: name "
-                          "(tap) it.", f"{action.refresh} is not one of {hero}'s other "
-                          "exhausted items.")
-    if target is not None:
-        p.refresh_items(hero, [target])
 
 
 def _move(p: Play, action: Move) -> None:
