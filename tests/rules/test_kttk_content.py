@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tabletap.controller.rules.base import Rejection
 from tabletap.controller.rules.key_to_the_kingdom.check import check_pack
 from tabletap.controller.rules.key_to_the_kingdom.pack import PackError, load_pack
 
@@ -112,3 +113,37 @@ def test_not_utf8_and_missing_file(tmp_path):
         load_pack(str(folder))
     with pytest.raises(PackError, match="no such pack"):
         load_pack(str(tmp_path / "nothing"))
+
+
+def test_a_makers_own_pack_plays_without_code(tmp_path):
+    """Done means: 'a maker can swap in a pack of their own copy's content without touching
+    code'. A copy with another hero, another sword value and other Demon die faces plays a
+    complete game."""
+    import random
+
+    from tabletap.controller.rules.key_to_the_kingdom import ENGINE as E
+    from tabletap.controller.rules.key_to_the_kingdom.actions import Roll, Use
+    from tabletap.controller.rules.key_to_the_kingdom.selfplay import purposeful_action
+
+    folder = copy(tmp_path)
+    edit(folder, "pack.yaml", "name: default", "name: my-copy")
+    edit(folder, "pack.yaml", "stand_in: true", "stand_in: false")
+    edit(folder, "pack.yaml", "  knight: {status: guess,", "  elf: {status: confirmed,")
+    edit(folder, "pack.yaml", "sword: {status: confirmed, value: 4}",
+         "sword: {status: confirmed, value: 3}")
+    edit(folder, "pack.yaml", "faces: [0, 0, 1, 2, 8, 9, 10, 12]",
+         "faces: [0, 1, 2, 9, 10, 11]")
+    assert check_pack(load_pack(str(folder))) == []
+    options = {"pack": str(folder)}
+    state = E.new_game(["elf", "wizard"], 4, options, {"first": "elf"})
+    assert E.public_view(state)["pack"] == "my-copy"
+    assert E.apply(E.apply(state, Roll(2)).state, Use("elf/sword")).state.roll.result == 5
+    rng = random.Random(4)
+    for _ in range(5000):
+        if E.is_over(state):
+            break
+        state = E.apply(state, purposeful_action(state, rng)).state
+    assert E.winners(state) and state.pack.name == "my-copy"
+    with pytest.raises(Rejection) as info:
+        E.new_game(["knight", "wizard"], 4, options, {})
+    assert info.value.code == "bad-setup" and "elf" in info.value.message

@@ -159,11 +159,7 @@ class KttkTable(GameTable):
         if event.long:
             if self.choices and self.choice >= 0:
                 return self._take_choice(state)
-            if phase == "turn" and not state.in_courtyard(state.current):
-                return self._nap(state)
-            if phase == "turn":
-                return self._nap(state)
-            return None
+            return self._nap(state) if phase == "turn" else None
         if self.napping:
             items = tuple(self.picked)
             self._forget()
