@@ -433,3 +433,38 @@ def test_rejections_leave_the_state_untouched():
         with pytest.raises(Rejection):
             E.apply(s, bad)
     assert E.state_to_json(s) == before
+
+
+def test_empty_key_pile_completes_without_a_piece():
+    """Decision: with no piece of the colour left, the adventure completes and the hero is
+    told there is none (impossible with 5 pieces a colour and at most 5 heroes)."""
+    s = game(positions={"knight": "h5"})
+    s = replace(s, keys={k: ("wizard" if k.startswith("red/") else None) for k in s.keys})
+    s = play(s, Roll(1), Move("h6"))
+    for _ in range(5):
+        s = play(s, Roll(8), Resolve())
+    assert s.key_colours("knight") == set() and s.positions["knight"] == "h7"
+    assert s.current == "wizard"
+
+
+def test_exhaust_others_takes_each_other_heros_lowest_item():
+    """Minor adventures '... refresh or exhaust items': the bog witch makes every other hero
+    exhaust an item, their lowest-valued first (decision: nobody else is asked mid-turn)."""
+    s = play(game(["knight", "wizard", "ranger"], positions={"knight": "s2"},
+                  flaps={"west": "open"}), Roll(1), Move("s3"), Roll(8), Resolve())
+    assert s.exhausted("wizard") == ["wizard/shield"] and s.exhausted("ranger") == [
+        "ranger/shield"] and s.exhausted("knight") == []
+
+
+def test_domain_without_the_whole_key_does_nothing():
+    s = play(game(positions={"knight": "c7"}, flaps={"east": "open"}, keys={"knight": ["red"]}),
+             Roll(1), Move("c8"), Roll(8), Resolve())
+    assert not s.in_courtyard("knight") and s.positions["knight"] == "h9"
+
+
+def test_one_companion_per_roll():
+    s = game(companions={"knight": ["wandering-bard", "loyal-hound"]})
+    bard, hound = s.pack.companions["wandering-bard"], s.pack.companions["loyal-hound"]
+    s = play(s, Roll(3), Use(f"event/{bard}"))
+    refused(s, Use(f"event/{hound}"), "one-companion")
+    refused(s, Use("event/1"), "not-yours")
