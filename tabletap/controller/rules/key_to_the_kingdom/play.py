@@ -448,18 +448,22 @@ class Play:
                     leave_success=adv.leave_success, leave_fail=adv.leave_fail)
 
     def next_step(self, hero: str, aid: str, step: int) -> None:
+        """Read out the atlas step: its target, and the shortcut that applies to this hero."""
         adv = self.pack.adventures[aid]
         st = adv.steps[step]
-        helps = []
-        if st.item:
-            helps.append(f"the {nice(st.item)} lets you in without rolling")
-        if st.companion:
-            helps.append(f"the {nice(st.companion)} lets you in without rolling")
-        extra = f" ({'; '.join(helps)})" if helps else ""
         self.decide("adventure", hero=hero, adventure=aid, step=step)
+        helper = self.shortcut_help()
+        if helper is not None:
+            extra = f", or tap {helper} to go in without rolling"
+        elif st.item or st.companion:
+            shown = " or ".join(f"the {nice(x)}" for x in (st.item, st.companion) if x)
+            extra = f" ({shown} would let {hero} in without rolling)"
+        else:
+            extra = ""
         self.say("step", f"{nice(aid)}, step {step + 1} of {len(adv.steps)}: roll {st.target} "
                  f"or more{extra}.", hero=hero, adventure=aid, step=step + 1,
-                 target=st.target, item=st.item, companion=st.companion)
+                 target=st.target, item=st.item, companion=st.companion,
+                 shortcut=helper is not None)
 
     def step_done(self, hero: str, aid: str, step: int) -> None:
         adv = self.pack.adventures[aid]
@@ -519,8 +523,11 @@ class Play:
         token = self.pack.token(self.st.castle[section][0])
         if token.name not in self.st.revealed:
             self.set(revealed=self.st.revealed + (token.name,))
-        helps = f" (the {nice(token.item)} passes it without rolling)" if token.item else ""
         self.decide("castle", hero=hero, section=section, token=token.name)
+        helper = self.shortcut_help()
+        helps = (f", or tap {helper} to pass it without rolling" if helper else
+                 f" (the {nice(token.item)} would pass it without rolling)" if token.item
+                 else "")
         self.say("castle", f"{self.pack.sections[section][0]}: {nice(token.name)}, roll "
                  f"{token.target} or more{helps}.", hero=hero, section=section + 1,
                  token=token.name, target=token.target)
