@@ -87,6 +87,11 @@ class KttkTable(GameTable):
     def piece_prefix(self) -> str:
         return "kttk"
 
+    def seat_of(self, piece: str) -> str | None:
+        """Set-up by game card: a hero figure tapped seats that hero (the player is the hero)."""
+        m = PIECE.match(piece)
+        return m.group(10) if m and m.group(9) else None
+
     def interpret(self, state: Any, event: TableInput, now: float) -> Any | Pending | None:
         moment = (state.phase, state.turn_number, state.roll, state.ask.get("hero"))
         if moment != self.moment:
