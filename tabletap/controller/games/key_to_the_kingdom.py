@@ -59,7 +59,7 @@ from tabletap.controller.rules.key_to_the_kingdom.actions import (
     TakeMagic,
     Use,
 )
-from tabletap.controller.rules.key_to_the_kingdom.play import Play
+from tabletap.controller.rules.key_to_the_kingdom.play import Play, words
 from tabletap.controller.rules.key_to_the_kingdom.state import COMPANION_PREFIX, MAGIC_PREFIX
 
 PIECE = re.compile(
@@ -290,22 +290,22 @@ class KttkTable(GameTable):
             return self._pick(state, item, Exhaust)
         if phase == "refresh" or self.napping:
             return self._pick(state, item, Refresh if phase == "refresh" else Nap)
-        raise Rejection("not-now", f"{item} means nothing now: now "
+        raise Rejection("not-now", f"{words(item)} means nothing now: now "
                         f"{self.engine.public_view(state)['waiting_for']}.")
 
     def _pick(self, state: KttkState, item: str, kind: type[Any]) -> Any:
         if item in self.picked:
             self.picked.remove(item)
-            return Pending(f"{item} is no longer chosen.")
+            return Pending(f"{words(item)} is no longer chosen.")
         self.picked.append(item)
         count = state.ask.get("count") or state.pack.heroes[state.current].nap
         if len(self.picked) >= count:
             items = tuple(self.picked)
             self._forget()
             return kind(items)
-        return Pending(f"{item} chosen ({len(self.picked)} of {count}); press end-turn when "
+        return Pending(f"{words(item)} chosen ({len(self.picked)} of {count}); press end-turn when "
                        "done." if kind is not Exhaust else
-                       f"{item} chosen ({len(self.picked)} of {count}).")
+                       f"{words(item)} chosen ({len(self.picked)} of {count}).")
 
     def _use(self, state: KttkState, item: str) -> Any:
         roll = state.roll

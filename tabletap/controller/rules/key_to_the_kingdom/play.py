@@ -71,6 +71,21 @@ def nice(name: str) -> str:
     return name.replace("-", " ")
 
 
+def words(item: str) -> str:
+    """An item as the play-by-play and the voice say it: `knight/sword` -> "knight's sword",
+    `magic/bee-cannon` -> "the bee cannon", `event/7` -> "companion card 7"."""
+    head, _, tail = item.partition("/")
+    if head == "magic":
+        return f"the {nice(tail)}"
+    if head == "event":
+        return f"companion card {tail}"
+    return f"{head}'s {nice(tail)}" if tail else item
+
+
+def listed(items: list[str] | tuple[str, ...]) -> str:
+    return ", ".join(words(i) for i in items)
+
+
 class Play:
     def __init__(self, state: KttkState) -> None:
         self.st = state
@@ -182,7 +197,7 @@ class Play:
             new[item] = (hero, False)
         self.set(items=new)
         if items:
-            self.say("refresh", f"{hero} refreshes {', '.join(items)}.", hero=hero,
+            self.say("refresh", f"{hero} refreshes {listed(items)}.", hero=hero,
                      items=list(items))
 
     def offer_exhaust(self, hero: str, count: int) -> None:
@@ -199,7 +214,7 @@ class Play:
             new[item] = (new[item][0], True)
         self.set(items=new)
         if items:
-            self.say("exhaust", f"{hero} exhausts {', '.join(items)}.", hero=hero,
+            self.say("exhaust", f"{hero} exhausts {listed(items)}.", hero=hero,
                      items=list(items))
         else:
             self.say("exhaust", f"{hero} has no available item to exhaust.", hero=hero)
@@ -342,7 +357,7 @@ class Play:
     def steal(self, hero: str, item: str) -> None:
         owner = self.st.items[item][0]
         self.put_item(item, hero, self.st.items[item][1])
-        self.say("steal", f"{hero} steals {item} from {owner}.", hero=hero, item=item,
+        self.say("steal", f"{hero} steals {words(item)} from {owner}.", hero=hero, item=item,
                  owner=owner)
 
     def offer_sweep(self, hero: str, whirlpools: list[str]) -> None:
@@ -725,13 +740,13 @@ def check_use(st: KttkState, action: Use) -> int:
             raise reject("one-companion", "Only one companion may change a roll.")
     else:
         if item not in st.items:
-            raise reject("unknown-item", f"There is no item {item}.")
+            raise reject("unknown-item", f"There is no item {words(item)}.")
         owner, exhausted = st.items[item]
         if owner != hero:
             whose = "the supply" if owner is None else owner
-            raise reject("not-yours", f"{item} belongs to {whose}, not {hero}.")
+            raise reject("not-yours", f"{words(item)} belongs to {whose}, not {hero}.")
         if exhausted and item not in used:
-            raise reject("exhausted", f"{item} is exhausted; refresh it before using it.")
+            raise reject("exhausted", f"{words(item)} is exhausted; refresh it before using it.")
         items_used = [u for u in used if not u.startswith(COMPANION_PREFIX)]
         if item not in used and items_used:
             sticky = MAGIC_PREFIX + "sticky-stick"
@@ -741,25 +756,26 @@ def check_use(st: KttkState, action: Use) -> int:
         values = st.item_value(item)
     amount = action.amount if action.amount is not None else max(values)
     if amount not in values:
-        raise reject("bad-amount", f"{item} changes a roll by "
+        raise reject("bad-amount", f"{words(item)} changes a roll by "
                      f"{' or '.join(map(str, values))}, not {amount}.")
     if item in used:
         if action.target or action.refresh:
-            raise reject("already-used", f"{item} is already used on this roll.")
+            raise reject("already-used", f"{words(item)} is already used on this roll.")
         return action.sign * amount
     kind = st.item_kind(item) if not item.startswith(COMPANION_PREFIX) else ""
     if kind == "kind-of-evil-knife":
         # "When you exhaust this, also exhaust another hero's item."
         _second_item(action.target, Play(st).steal_options(hero),
                      "The Kind of Evil Knife also exhausts another hero's item: name (tap) it.",
-                     f"{action.target} is not another hero's available item.")
+                     f"{words(action.target or '')} is not another hero's available item.")
     elif action.target is not None:
         raise reject("bad-target", "Only the Kind of Evil Knife exhausts another hero's item.")
     if kind == "coffee-beans":
         # "When you exhaust this, refresh one of your other items."
         _second_item(action.refresh, [i for i in st.exhausted(hero) if i != item],
                      "The Magic Coffee Beans also refresh one of your other items: name (tap) "
-                     "it.", f"{action.refresh} is not one of {hero}'s other exhausted items.")
+                     "it.", f"{words(action.refresh or '')} is not one of {hero}'s other "
+                     "exhausted items.")
     elif action.refresh is not None:
         raise reject("bad-target", "Only the Magic Coffee Beans refresh another item.")
     return action.sign * amount
@@ -777,7 +793,7 @@ def _use(p: Play, action: Use) -> None:
     if item in dict(roll.uses):  # a second tap: the sign or amount only, nothing else again
         uses = tuple((i, delta if i == item else d) for i, d in roll.uses)
         p.set(roll=replace(roll, uses=uses))
-        p.say("use", f"{hero} now {verb} {abs(delta)} with {item}: the result is "
+        p.say("use", f"{hero} now {verb} {abs(delta)} with {words(item)}: the result is "
               f"{p.st.roll.result}.", hero=hero, item=item, delta=delta)
         _announce_reach(p, hero)
         return
@@ -790,7 +806,8 @@ def _use(p: Play, action: Use) -> None:
     if action.refresh is not None:
         p.refresh_items(hero, [action.refresh])
     p.set(roll=replace(roll, uses=roll.uses + ((item, delta),)))
-    p.say("use", f"{hero} {verb} {abs(delta)} with {item}: the result is {p.st.roll.result}.",
+    p.say("use", f"{hero} {verb} {abs(delta)} with {words(item)}: the result is "
+          f"{p.st.roll.result}.",
           hero=hero, item=item, delta=delta)
     _announce_reach(p, hero)
 
@@ -890,7 +907,7 @@ def _choose_items(p: Play, hero: str, items: tuple[str, ...], pool: list[str], m
         raise reject("bad-items", "An item is named twice.")
     wrong = [i for i in items if i not in pool]
     if wrong:
-        raise reject("bad-items", f"{wrong[0]} is not one of {hero}'s {what} items.")
+        raise reject("bad-items", f"{words(wrong[0])} is not one of {hero}'s {what} items.")
     if len(items) > most:
         raise reject("too-many", f"{hero} may choose at most {most} items here.")
 
@@ -971,7 +988,7 @@ def _take_magic(p: Play, action: TakeMagic) -> None:
 def _steal(p: Play, action: Steal) -> None:
     hero = p.st.ask["hero"]
     if action.item not in p.steal_options(hero):
-        raise reject("bad-target", f"{action.item} is not another hero's available item.")
+        raise reject("bad-target", f"{words(action.item)} is not another hero's available item.")
     p.set(phase=BUSY, ask={})
     p.steal(hero, action.item)
 
