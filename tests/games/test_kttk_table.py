@@ -223,3 +223,17 @@ def test_a_half_made_gesture_times_out():
     timeout = t.table.expire(60.0)
     assert timeout is not None and timeout.code == "gesture-timeout"
     t.refused("not-yours", PiecePlaced("table", "kttk/item/wizard/sword"))  # a use of its own
+
+
+def test_courtyard_hero_naps_choosing_items_by_taps():
+    """'Instead of moving, you can take a heroic nap. Refresh up to five of your items.' A hero
+    in the courtyard (thrown back from the castle with most items spent) naps like any other:
+    the taps after holding end-turn choose the items, they do not enter the castle."""
+    tired = ["sword", "axe", "bow", "boots", "rope", "lantern", "shield"]
+    t = Table(positions={"knight": "court1"}, exhausted={"knight": tired})
+    assert isinstance(t.press(long=True), Pending)
+    t.tap("kttk/item/knight/sword")
+    t.tap("kttk/item/knight/axe")
+    t.press()
+    assert len(t.state.exhausted("knight")) == 5 and t.state.current == "wizard"
+    assert t.state.in_courtyard("knight")

@@ -280,6 +280,8 @@ class KttkTable(GameTable):
             return self._use(state, item)
         if phase in ("adventure", "castle"):
             return Shortcut()
+        if self.napping:  # choosing the nap's items, in the courtyard too
+            return self._pick(state, item, Nap)
         if phase == "turn" and state.in_courtyard(state.current):
             return (Castle(), Shortcut())  # the item shown on the first token: in at once
         if phase == "steal":
@@ -288,8 +290,8 @@ class KttkTable(GameTable):
             return TakeMagic(item[len(MAGIC_PREFIX):])
         if phase == "exhaust":
             return self._pick(state, item, Exhaust)
-        if phase == "refresh" or self.napping:
-            return self._pick(state, item, Refresh if phase == "refresh" else Nap)
+        if phase == "refresh":
+            return self._pick(state, item, Refresh)
         raise Rejection("not-now", f"{words(item)} means nothing now: now "
                         f"{self.engine.public_view(state)['waiting_for']}.")
 
