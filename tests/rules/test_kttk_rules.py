@@ -468,3 +468,30 @@ def test_one_companion_per_roll():
     s = play(s, Roll(3), Use(f"event/{bard}"))
     refused(s, Use(f"event/{hound}"), "one-companion")
     refused(s, Use("event/1"), "not-yours")
+
+
+def test_a_result_of_zero_activates_the_space_the_hero_is_on():
+    """'If your result was 0, do not move and activate the space you are on.' The Demon die's
+    0 on a refresh space refreshes again; the family is told so."""
+    s = game(positions={"knight": "v10"}, demon="knight", exhausted={"knight": ["sword"]})
+    out = E.apply(s, Roll(0))
+    assert E.destinations(out.state) == ["v10"]
+    assert any("stays on v10, which takes effect" in e.text for e in out.events)
+    s = play(out.state, Move("v10"))
+    assert s.exhausted("knight") == [] and s.positions["knight"] == "v10"
+    # 1 minus the cloak is 0 too: an item may bring the result to 0
+    s = play(game(positions={"knight": "v10"}, exhausted={"knight": ["sword"]}), Roll(1),
+             Use("knight/cloak", -1))
+    assert E.destinations(s) == ["v10"]
+
+
+def test_every_roll_tells_the_family_what_it_meets_and_which_button_takes_it():
+    """'You keep rolling and advancing until you either fail or reach the end.' After each
+    adventure roll the voice says the result against the step's target and how to take it."""
+    s = play(game(positions={"knight": "h5"}), Roll(1), Move("h6"))
+    out = E.apply(s, Roll(2))  # 2 and the knight's power 1, against the first step's 3
+    assert any(e.text == "3 against 3: press end-turn to take it, or tap an item to change "
+               "it." for e in out.events)
+    out = E.apply(game(), Roll(6))
+    assert any("Press end-turn to hear each one, hold it to go." in e.text
+               for e in out.events)

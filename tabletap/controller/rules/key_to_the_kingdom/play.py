@@ -688,15 +688,32 @@ def _roll(p: Play, action: Roll) -> Roll:
         reach = board.destinations(p.st, hero, p.st.roll.result)
         p.say("reach", _reach_text(hero, p.st.roll.result, reach), hero=hero,
               result=p.st.roll.result, spaces=reach)
+    else:
+        target = p.roll_target()
+        p.say("ask", _check_text(p.st.roll.result, target), hero=hero,
+              result=p.st.roll.result, target=target)
     return Roll(value)
 
 
 def _reach_text(hero: str, result: int, reach: list[str]) -> str:
+    """What the family hears after a move roll: where it leads and which button takes it (an
+    item may still change it first)."""
     if not reach:
-        return f"A result of {result} cannot be moved in full from here: {hero} stays."
+        return (f"A result of {result} cannot be moved in full from here: {hero} stays. "
+                "Press end-turn.")
+    if result == 0:
+        return (f"A result of 0: {hero} stays on {reach[0]}, which takes effect. Press "
+                "end-turn.")
     if len(reach) == 1:
-        return f"A result of {result} reaches {reach[0]}."
-    return f"A result of {result} reaches {', '.join(reach)}: choose one."
+        return f"A result of {result} reaches {reach[0]}. Press end-turn to go there."
+    return (f"A result of {result} reaches {', '.join(reach)}. Press end-turn to hear each "
+            "one, hold it to go.")
+
+
+def _check_text(result: int, target: int) -> str:
+    """What the family hears after an adventure, challenge or castle roll."""
+    return (f"{result} against {target}: press end-turn to take it, or tap an item to change "
+            "it.")
 
 
 def _first_roll(p: Play, hero: str, value: int) -> None:
