@@ -147,3 +147,43 @@ def test_a_makers_own_pack_plays_without_code(tmp_path):
     with pytest.raises(Rejection) as info:
         E.new_game(["knight", "wizard"], 4, options, {})
     assert info.value.code == "bad-setup" and "elf" in info.value.message
+
+
+def test_whirlpool_or_adventure_leading_to_a_folded_land(tmp_path):
+    """'Whenever you enter a whirlpool, immediately stop moving and turn to the whirlpool entry
+    in the Adventure Atlas.' 'The adventure description will tell you where to move.' Where it
+    sends a hero must be on the table then: a whirlpool of the east board coming out in the
+    meadow (folded away while the west board is open), an adventure that unfolds the west board
+    and leaves to the meadow it has just hidden."""
+    folder = copy(tmp_path)
+    edit(folder, "atlas.yaml", "space: f5, flip: east, to: c5", "space: f5, flip: east, to: m4")
+    edit(folder, "atlas.yaml", "    success: [{flip: west}]\n    fail: []\n    leave: v8",
+         "    success: [{flip: west}]\n    fail: []\n    leave: m4")
+    found = [str(f) for f in check_pack(load_pack(str(folder)))]
+    assert any("atlas.yaml:" in f and "whirlpool whirl-forest leads to m4, but meadow is "
+               "folded away" in f for f in found), found
+    assert any("adventure old-well leaves to m4 after a success, but meadow may be folded "
+               "away" in f for f in found), found
+    # failing, it flips nothing, but the meadow is away whenever the west board is open
+    assert any("adventure old-well leaves to m4 after a failure" in f for f in found), found
+    done = cli("content", "check", str(folder))
+    assert done.returncode == 1 and "whirl-forest leads to m4" in done.stdout
+    # the engine keeps the hero on the table all the same: out into the voids, not onto m4
+    from tabletap.controller.rules.key_to_the_kingdom import ENGINE as E
+    from tabletap.controller.rules.key_to_the_kingdom.actions import Move, Roll
+    state = E.new_game(["knight", "wizard"], 1, {"pack": str(folder)},
+                       {"first": "knight", "positions": {"knight": "f4"},
+                        "flaps": {"west": "open"}})
+    state = E.apply(E.apply(state, Roll(1)).state, Move("f5")).state
+    assert state.positions["knight"] in ("c4", "c7") and state.flaps["east"] == "open"
+
+
+def test_start_on_a_folding_land_is_refused(tmp_path):
+    """'Place the two game boards on the table ... so the dotted paths connect and the starting
+    space is visible.' A start on a land that folds away would not stay visible."""
+    folder = copy(tmp_path)
+    edit(folder, "board.yaml", "start: v1", "start: m9")
+    edit(folder, "board.yaml", "      m7: {refresh: 2}", "      m7: {refresh: 2}\n      m9: start")
+    with pytest.raises(PackError, match=r"board.yaml:\d+: start: the start must lie on a land "
+                                        "that always shows"):
+        load_pack(str(folder))

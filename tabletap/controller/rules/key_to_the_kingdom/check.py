@@ -120,12 +120,32 @@ def check_pack(pack: Pack) -> list[Finding]:
                 found.append(Finding(pack.where(f"adventures.{aid}"), f"adventure {aid} "
                                      f"leaves to {leave}, a {pack.spaces[leave].kind} space"))
     for wid, w in pack.whirlpools.items():
-        if w.to is not None:
-            f = pack.flaps[w.flip]
-            land = pack.spaces[w.to].land
-            if land in (f.closed, f.open) and pack.spaces[w.space].land == land:
+        if w.to is None:
+            continue
+        for config in seen_configs:
+            if not _shown(pack, config, w.space):
+                continue
+            after = _flipped(config, [w.flip])
+            if not _shown(pack, after, w.to):
+                land = pack.spaces[w.to].land
                 found.append(Finding(pack.where(f"whirlpools.{wid}"), f"whirlpool {wid} "
-                                     f"leads to {w.to}, on the land it folds away"))
+                                     f"leads to {w.to}, but {land} is folded away once it "
+                                     f"has flipped the {w.flip} flap ({_fold(after)})"))
+                break
+    for aid, adv in pack.adventures.items():
+        outcomes = (("success", adv.on_success, adv.leave_success),
+                    ("failure", adv.on_fail, adv.leave_fail))
+        for what, effects, leave in outcomes:
+            for config in seen_configs:
+                if not _shown(pack, config, adv.start):
+                    continue
+                after = _flipped(config, [e["flip"] for e in effects if "flip" in e])
+                if not _shown(pack, after, leave):
+                    land = pack.spaces[leave].land
+                    found.append(Finding(pack.where(f"adventures.{aid}"), f"adventure {aid} "
+                                         f"leaves to {leave} after a {what}, but {land} may "
+                                         f"be folded away then ({_fold(after)})"))
+                    break
     colours = {a.colour for a in pack.adventures.values() if a.kind == "key"}
     for colour in COLOURS:
         if colour not in colours:
@@ -137,6 +157,18 @@ def check_pack(pack: Pack) -> list[Finding]:
         found.append(Finding("", "no whirlpool: a hero with the whole key cannot reach the "
                              "courtyard"))
     return found
+
+
+def _flipped(config: dict[str, str], flaps: list[str]) -> dict[str, str]:
+    """The fold after these flaps have each turned once."""
+    out = dict(config)
+    for flap in flaps:
+        out[flap] = "open" if out[flap] == "closed" else "closed"
+    return out
+
+
+def _fold(config: dict[str, str]) -> str:
+    return ", ".join(f"{f} {s}" for f, s in config.items()) or "as it is"
 
 
 def _flips_here(pack: Pack, config: dict[str, str], sources: set[str]) -> bool:

@@ -498,7 +498,8 @@ def parse_pack(docs: dict[str, YamlDoc], ref: str) -> Pack:
     if board.flaps and spaces[board.start].land in {
         land for f in board.flaps.values() for land in (f.closed, f.open)
     }:
-        raise b.fail("board.yaml", ("start",), "the start lies on a land that always shows")
+        raise b.fail("board.yaml", ("start",), "the start must lie on a land that always "
+                     "shows, not on one that folds")
 
     flaps: dict[str, Flap] = {}
     folding: set[str] = set()

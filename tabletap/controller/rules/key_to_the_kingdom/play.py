@@ -404,7 +404,9 @@ class Play:
         self.set(flaps=flaps)
         self.say("flip", f"The {flap} board {'unfolds' if new == 'open' else 'folds'}: "
                  f"{nice(hidden)} is hidden and {nice(shown)} appears.", flap=flap, side=new)
-        if mover is not None and to is not None:
+        if mover is not None and to is not None and self.st.shown(to):
+            # (a pack whose `to` is folded away leaves the mover to the voids, like the others;
+            # the content check reports it)
             self.place(mover, to)
             self.say("move", f"{mover} comes out on {to}.", hero=mover, space=to)
         # "Other heroes may be affected when a land flips." / "Heroes affected when a land
