@@ -129,15 +129,15 @@ def test_a_makers_own_pack_plays_without_code(tmp_path):
     edit(folder, "pack.yaml", "name: default", "name: my-copy")
     edit(folder, "pack.yaml", "stand_in: true", "stand_in: false")
     edit(folder, "pack.yaml", "  knight: {status: guess,", "  elf: {status: confirmed,")
-    edit(folder, "pack.yaml", "sword: {status: confirmed, value: 4}",
-         "sword: {status: confirmed, value: 3}")
+    edit(folder, "pack.yaml", "bow: {status: guess, value: 3}",
+         "bow: {status: confirmed, value: 4}")
     edit(folder, "pack.yaml", "faces: [0, 0, 1, 2, 8, 9, 10, 12]",
          "faces: [0, 1, 2, 9, 10, 11]")
     assert check_pack(load_pack(str(folder))) == []
     options = {"pack": str(folder)}
     state = E.new_game(["elf", "wizard"], 4, options, {"first": "elf"})
     assert E.public_view(state)["pack"] == "my-copy"
-    assert E.apply(E.apply(state, Roll(2)).state, Use("elf/sword")).state.roll.result == 5
+    assert E.apply(E.apply(state, Roll(2)).state, Use("elf/bow")).state.roll.result == 6
     rng = random.Random(4)
     for _ in range(5000):
         if E.is_over(state):
@@ -187,3 +187,28 @@ def test_start_on_a_folding_land_is_refused(tmp_path):
     with pytest.raises(PackError, match=r"board.yaml:\d+: start: the start must lie on a land "
                                         "that always shows"):
         load_pack(str(folder))
+
+
+def test_values_the_rulebook_confirms_are_checked(tmp_path):
+    """'40 Item Tokens (5 each of 8 different types)', '36 Event Cards', '9 Demon King Board
+    Tokens', 'Bee Cannon (+/-5)', 'The sword adds +4': a pack typed in from a real copy has
+    them; a difference is reported (most likely a typo), and the pack still plays."""
+    folder = copy(tmp_path)
+    edit(folder, "pack.yaml", "sword: {status: confirmed, value: 4}",
+         "sword: {status: confirmed, value: 3}")
+    edit(folder, "pack.yaml", "  shield: {status: guess, value: 1}\n", "")
+    edit(folder, "atlas.yaml", "target: 5, item: shield}", "target: 5}")
+    edit(folder, "pack.yaml", "bee-cannon: {status: confirmed, values: [5]}",
+         "bee-cannon: {status: confirmed, values: [6]}")
+    edit(folder, "pack.yaml", "  bow: {status: guess, value: 3}",
+         "  bow: {status: guess, value: 7}")
+    edit(folder, "events.yaml", "  - {status: guess, name: quiet-meadow, kind: encounter, "
+         'text: "Refresh one item.", effects: [{refresh: 1}]}\n', "")
+    found = [str(f) for f in check_pack(load_pack(str(folder)))]
+    for message in ("7 item types; the game has 8", "the sword is +/-3; in the game it is "
+                    "+/-4", "the bow is +/-7; the game's items are +/-1 to +/-4",
+                    "the bee cannon is +/-5 in the rulebook", "35 event cards; the game has 36"):
+        assert any(message in f and "yaml:" in f for f in found), (message, found)
+    assert not any("Demon King board tokens" in f for f in found)
+    done = cli("content", "check", str(folder))
+    assert done.returncode == 1 and "the sword is +/-3" in done.stdout

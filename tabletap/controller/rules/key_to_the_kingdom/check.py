@@ -156,6 +156,46 @@ def check_pack(pack: Pack) -> list[Finding]:
     if not pack.whirlpools:
         found.append(Finding("", "no whirlpool: a hero with the whole key cannot reach the "
                              "courtyard"))
+    return found + rulebook_findings(pack)
+
+
+# What the rulebook prints (its components list, its magic items, its sword example) and what
+# several sources confirm (eight-sided hero dice, item values 1 to 4, the axe's 2). A pack typed
+# in from a real copy matches all of it; a difference is most likely a typo.
+RULEBOOK_MAGIC = {"coffee-beans": (2,), "sticky-stick": (2,), "mood-ring": (1, 2),
+                  "kind-of-evil-knife": (2,), "bee-cannon": (5,)}
+RULEBOOK_ITEMS = {"sword": 4, "axe": 2}
+RULEBOOK_COUNTS = (("items", "item types", "every hero has a set of eight item tokens", 8),
+                   ("heroes", "heroes", "5 hero cards", 5),
+                   ("keys", "key pieces of each colour", "15 key pieces, 5 each", 5),
+                   ("cards", "event cards", "36 event cards", 36),
+                   ("castle", "Demon King board tokens", "9 of them", 9))
+
+
+def rulebook_findings(pack: Pack) -> list[Finding]:
+    """Where the pack differs from what the rulebook (or several sources) confirms."""
+    found: list[Finding] = []
+    have = {"items": len(pack.items), "heroes": len(pack.heroes),
+            "keys": pack.keys_per_colour, "cards": len(pack.cards),
+            "castle": sum(len(tokens) for _, tokens in pack.sections)}
+    for key, noun, printed, want in RULEBOOK_COUNTS:
+        if have[key] != want:
+            found.append(Finding(pack.where(key), f"{have[key]} {noun}; the game has {want} "
+                                 f"({printed})"))
+    if tuple(pack.hero_faces) != tuple(range(1, 9)):
+        found.append(Finding(pack.where("dice"), "the hero dice are eight-sided, 1 to 8"))
+    for name, value in pack.items.items():
+        if name in RULEBOOK_ITEMS and value != RULEBOOK_ITEMS[name]:
+            found.append(Finding(pack.where(f"items.{name}"), f"the {name} is +/-{value}; "
+                                 f"in the game it is +/-{RULEBOOK_ITEMS[name]}"))
+        elif not 1 <= value <= 4:
+            found.append(Finding(pack.where(f"items.{name}"), f"the {name} is +/-{value}; the "
+                                 "game's items are +/-1 to +/-4"))
+    for name, values in pack.magic.items():
+        if tuple(sorted(values)) != RULEBOOK_MAGIC[name]:
+            shown = " or ".join(map(str, RULEBOOK_MAGIC[name]))
+            found.append(Finding(pack.where(f"magic.{name}"), f"the {name.replace('-', ' ')} "
+                                 f"is +/-{shown} in the rulebook"))
     return found
 
 

@@ -463,6 +463,11 @@ def parse_pack(docs: dict[str, YamlDoc], ref: str) -> Pack:
             raise b.fail("pack.yaml", ("dice", die, "faces"), "die faces are 0 to 30")
         status[f"dice.{die}"] = getattr(top.dice, die).status
     status["keys"] = top.keys.status
+    for section in ("dice", "keys", "items", "magic", "heroes"):
+        b.note(section, "pack.yaml", (section,))
+    for name in list(top.items) + list(top.magic):
+        section = "items" if name in top.items else "magic"
+        b.note(f"{section}.{name}", "pack.yaml", (section, name))
     status.update({f"items.{k}": v.status for k, v in top.items.items()})
     status.update({f"magic.{k}": v.status for k, v in top.magic.items()})
     status.update({f"heroes.{k}": v.status for k, v in top.heroes.items()})
@@ -622,6 +627,8 @@ def parse_pack(docs: dict[str, YamlDoc], ref: str) -> Pack:
                              f"no item called {tok.item!r}")
         sections.append((sec.name, tuple(Token(t.name, t.target, t.item) for t in sec.tokens)))
     status["castle"] = atlas.castle.status
+    b.note("castle", "atlas.yaml", ("castle",))
+    b.note("cards", "events.yaml", ("cards",))
 
     cards = []
     companions: dict[str, int] = {}
