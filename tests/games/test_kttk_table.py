@@ -237,3 +237,35 @@ def test_courtyard_hero_naps_choosing_items_by_taps():
     t.press()
     assert len(t.state.exhausted("knight")) == 5 and t.state.current == "wizard"
     assert t.state.in_courtyard("knight")
+
+
+def test_every_sentence_is_fit_to_be_spoken():
+    """The play-by-play is also the voice: random games on the stand-in pack say no "item(s)",
+    no "1 items", no "(decision)", no action class names, and companions by their names."""
+    import random
+    import re
+
+    from tabletap.controller.rules.key_to_the_kingdom.actions import Roll, TakeKey
+    from tabletap.controller.rules.key_to_the_kingdom.selfplay import purposeful_action
+    from tabletap.controller.speech import spoken
+
+    said: list[str] = []
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = E.new_game(["knight", "wizard", "ranger"][: 2 + seed % 2], seed,
+                           {"digital_events": True}, {"companions": {
+                               "knight": ["wandering-bard"]}} if seed == 0 else {})
+        for _ in range(3000):
+            if E.is_over(state):
+                break
+            for stray in (TakeKey("red/1"), Roll(3)):
+                try:
+                    E.apply(state, stray)
+                except Rejection as exc:
+                    said.append(exc.message)
+            out = E.apply(state, purposeful_action(state, rng))
+            state = out.state
+            said += [e.text for e in out.events]
+    bad = re.compile(r"\(s\)|\b1 items\b|\(decision\)|takekey|companion card \d|No \w+ beans is")
+    assert not [s for s in said if bad.search(spoken(s))][:5]
+    assert any("take key" in s for s in said)
