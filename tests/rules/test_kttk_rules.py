@@ -70,6 +70,17 @@ def test_set_up_for_two_to_five_heroes_with_eight_items_each():
         assert info.value.code == "bad-setup"
 
 
+def test_a_scenario_cannot_set_a_hero_on_a_folded_land():
+    """'The board can be Closed, showing the starting lands, or Open (unfolded), revealing
+    hidden lands beneath': a figure stands only on a land that shows."""
+    with pytest.raises(Rejection) as info:
+        E.new_game(["knight", "wizard"], 0, {}, {"positions": {"knight": "s2"}})
+    assert info.value.code == "bad-setup" and "marsh is folded away" in info.value.message
+    s = E.new_game(["knight", "wizard"], 0, {}, {"positions": {"knight": "s2"},
+                                                 "flaps": {"west": "open"}})
+    assert s.positions["knight"] == "s2"
+
+
 def test_highest_first_roll_goes_first_and_ties_roll_again():
     """'Each player rolls their die. The player with the highest roll takes the first turn.'
     Ties for the highest roll roll again among themselves (decision)."""
