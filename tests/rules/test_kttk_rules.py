@@ -199,6 +199,16 @@ def test_adventure_and_whirlpool_stop_without_exact_count():
     assert "m5" in E.destinations(s)
 
 
+def test_an_occupied_whirlpool_is_skipped_not_entered():
+    """'Only count open spaces (those without other figures), skipping over spaces with other
+    figures.' Decision: a whirlpool with a figure on it is skipped like any other, so it does
+    not stop the move."""
+    s = play(game(positions={"knight": "m4", "wizard": "m5"}), Roll(1))
+    assert E.destinations(s) == ["m3", "m6"]
+    s = play(s, Move("m6"))
+    assert s.flaps["west"] == "closed" and s.phase == "magic"  # the genie, no flip
+
+
 def test_key_adventure_of_a_held_colour_does_not_stop():
     """'You may not start a key adventure if you already have a key piece of that color.'"""
     s = play(game(positions={"knight": "h4"}, keys={"knight": ["red"]}), Roll(3))
