@@ -93,6 +93,10 @@ def items_word(count: int) -> str:
     return f"{count} item" if count == 1 else f"{count} items"
 
 
+def _them(count: int) -> str:
+    return "it" if count == 1 else "them"
+
+
 def listed(items: list[str] | tuple[str, ...]) -> str:
     return ", ".join(words(i) for i in items)
 
@@ -199,8 +203,8 @@ class Play:
             self.refresh_items(hero, tired)
         else:
             self.decide("refresh", hero=hero, count=count)
-            self.say("ask", f"{hero} may refresh up to {items_word(count)}: tap them, then press "
-                     "end-turn.", hero=hero, count=count)
+            self.say("ask", f"{hero} may refresh up to {items_word(count)}: tap "
+                     f"{_them(count)}, then press end-turn.", hero=hero, count=count)
 
     def refresh_items(self, hero: str, items: list[str] | tuple[str, ...]) -> None:
         new = dict(self.st.items)
@@ -217,7 +221,8 @@ class Play:
             self.exhaust_items(hero, ready)
         else:
             self.decide("exhaust", hero=hero, count=count)
-            self.say("ask", f"{hero} must exhaust {items_word(count)}: tap them.", hero=hero)
+            self.say("ask", f"{hero} must exhaust {items_word(count)}: tap {_them(count)}.",
+                     hero=hero)
 
     def exhaust_items(self, hero: str, items: list[str] | tuple[str, ...]) -> None:
         new = dict(self.st.items)
