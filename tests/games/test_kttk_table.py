@@ -270,3 +270,14 @@ def test_every_sentence_is_fit_to_be_spoken():
                      r"|companion card \d|No \w+ beans is")
     assert not [s for s in said if bad.search(spoken(s))][:5]
     assert any("take key" in s for s in said)
+
+
+def test_end_turn_before_an_adventure_roll_says_what_is_awaited():
+    """'You keep rolling and advancing until you either fail or reach the end.' end-turn pressed
+    at a step not rolled yet is refused with what the game waits for, never silently dropped."""
+    t = Table(positions={"knight": "h5"})
+    t.roll(1)
+    t.send(ManualAction({"action": "move", "to": "h6"}))
+    assert t.state.phase == "adventure"
+    refusal = t.refused("not-now", ButtonPressed("end-turn"))
+    assert "rolls for the next step" in refusal.message

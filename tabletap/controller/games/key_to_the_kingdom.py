@@ -185,7 +185,8 @@ class KttkTable(GameTable):
         if phase == "turn":
             raise Rejection("roll-or-nap", f"{state.current}: press roll to move, or hold "
                             "end-turn for a heroic nap.")
-        return None
+        # an adventure step not rolled yet, a card to draw, a choice to tap: say what is awaited
+        raise Rejection("not-now", f"Not yet: now {self.engine.public_view(state)['waiting_for']}.")
 
     def _cycle(self, state: KttkState, spaces: list[str], what: str) -> Pending:
         """'With several, the family picks ... by cycling with the buttons while the voice and
