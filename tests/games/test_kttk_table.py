@@ -281,3 +281,27 @@ def test_end_turn_before_an_adventure_roll_says_what_is_awaited():
     assert t.state.phase == "adventure"
     refusal = t.refused("not-now", ButtonPressed("end-turn"))
     assert "rolls for the next step" in refusal.message
+
+
+def test_a_shortcut_tap_must_be_the_item_or_companion_shown():
+    """'If the next space on the board shows an item that you have available, you may enter
+    that space without rolling!' Every tap is checked: on Fire Mountain's third step (the
+    boots) the knight's sword, the wizard's boots or exhausted boots do not let the knight in;
+    the knight's own boots do. On the second step (the novice knight) only that companion."""
+    t = Table(positions={"knight": "h5"}, companions={"knight": ["novice-knight", "gnome"]},
+              exhausted={"knight": ["bow"]})
+    t.roll(1)
+    t.send(ManualAction({"action": "move", "to": "h6"}))
+    t.roll(8)
+    t.press()  # step 1 taken: step 2 shows the novice knight
+    gnome, novice = (t.state.pack.companions[n] for n in ("gnome", "novice-knight"))
+    assert "novice knight" in t.refused("no-shortcut",
+                                        PiecePlaced("table", f"kttk/event/{gnome}")).message
+    t.refused("no-shortcut", PiecePlaced("table", "kttk/item/knight/sword"))
+    t.tap(f"kttk/event/{novice}")
+    assert t.state.ask["step"] == 2  # step 3 shows the boots
+    t.refused("no-shortcut", PiecePlaced("table", "kttk/item/knight/sword"))
+    t.refused("not-yours", PiecePlaced("table", "kttk/item/wizard/boots"))
+    t.refused("exhausted", PiecePlaced("table", "kttk/item/knight/bow"))
+    t.tap("kttk/item/knight/boots")
+    assert t.state.ask["step"] == 3 and "knight/boots" in t.state.available("knight")

@@ -261,7 +261,8 @@ class KttkTable(GameTable):
         hero = state.ask.get("hero", state.current)
         if n in state.companions.get(hero, ()):
             if state.phase in ("adventure", "castle"):
-                return Shortcut()
+                return self._shortcut(state, state.pack.card(n).name, f"the "
+                                      f"{state.pack.card(n).name.replace('-', ' ')}")
             if state.phase == "roll":
                 return self._use(state, f"{COMPANION_PREFIX}{n}")
         raise Rejection("not-now", f"Event card {n} means nothing now: now "
@@ -280,7 +281,15 @@ class KttkTable(GameTable):
         if phase == "roll":
             return self._use(state, item)
         if phase in ("adventure", "castle"):
-            return Shortcut()
+            hero = state.ask["hero"]
+            owner, exhausted = state.items[item]
+            if owner != hero:
+                raise Rejection("not-yours", f"{words(item)} belongs to "
+                                f"{owner or 'the supply'}, not {hero}.")
+            if exhausted:
+                raise Rejection("exhausted", f"{words(item)} is exhausted: only an available "
+                                f"item lets {hero} in without rolling.")
+            return self._shortcut(state, state.item_kind(item), words(item))
         if self.napping:  # choosing the nap's items, in the courtyard too
             return self._pick(state, item, Nap)
         if phase == "turn" and state.in_courtyard(state.current):
@@ -295,6 +304,24 @@ class KttkTable(GameTable):
             return self._pick(state, item, Refresh)
         raise Rejection("not-now", f"{words(item)} means nothing now: now "
                         f"{self.engine.public_view(state)['waiting_for']}.")
+
+    def _shortcut(self, state: KttkState, what: str, said: str) -> Any:
+        """'If the next space on the board shows an item that you have available, you may enter
+        that space without rolling!' The tapped item (or companion) must be the one shown and
+        the hero's own and available; the engine checks the rest."""
+        ask = state.ask
+        if state.phase == "adventure":
+            step = state.pack.adventures[ask["adventure"]].steps[ask["step"]]
+            shown = [x for x in (step.item, step.companion) if x]
+        else:
+            token = state.pack.token(ask["token"])
+            shown = [token.item] if token.item else []
+        if what not in shown:
+            helps = " or ".join(f"the {x.replace('-', ' ')}" for x in shown)
+            hint = (f"only {helps} would let {ask['hero']} in without rolling" if helps else
+                    "nothing lets the hero in without rolling here")
+            raise Rejection("no-shortcut", f"{said} does not help here: {hint}. Roll for it.")
+        return Shortcut()
 
     def _pick(self, state: KttkState, item: str, kind: type[Any]) -> Any:
         if item in self.picked:
