@@ -305,3 +305,16 @@ def test_a_shortcut_tap_must_be_the_item_or_companion_shown():
     t.refused("exhausted", PiecePlaced("table", "kttk/item/knight/bow"))
     t.tap("kttk/item/knight/boots")
     assert t.state.ask["step"] == 3 and "knight/boots" in t.state.available("knight")
+
+
+def test_in_the_courtyard_only_the_first_tokens_item_enters_the_castle_at_once():
+    """Every tap is checked: in the courtyard an item tap enters the castle only if it is the
+    hero's available item shown on the first token met (the gate troll shows the sword)."""
+    order = [["gate-troll", "iron-portcullis", "bat-swarm"],
+             ["shadow-hound", "skeleton-guard", "fire-trap"],
+             ["demon-king-scorn", "demon-king-wrath", "demon-king-fury"]]
+    t = Table(positions={"knight": "court1"}, castle=order)
+    t.refused("no-shortcut", PiecePlaced("table", "kttk/item/knight/axe"))
+    t.refused("no-shortcut", PiecePlaced("table", "kttk/item/wizard/sword"))
+    t.tap("kttk/item/knight/sword")
+    assert t.state.phase == "castle" and t.state.castle[0] == ("iron-portcullis", "bat-swarm")

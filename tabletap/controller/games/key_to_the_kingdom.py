@@ -293,7 +293,14 @@ class KttkTable(GameTable):
         if self.napping:  # choosing the nap's items, in the courtyard too
             return self._pick(state, item, Nap)
         if phase == "turn" and state.in_courtyard(state.current):
-            return (Castle(), Shortcut())  # the item shown on the first token: in at once
+            # the item shown on the first token the hero meets: in at once
+            hero = state.current
+            token = next((section[0] for section in state.castle if section), None)
+            shown = state.pack.token(token).item if token else None
+            if state.items[item] != (hero, False) or state.item_kind(item) != shown:
+                raise Rejection("no-shortcut", f"{words(item)} does not open the castle: press "
+                                "roll to enter it, or hold end-turn for a heroic nap.")
+            return (Castle(), Shortcut())
         if phase == "steal":
             return Steal(item)
         if phase == "magic" and item.startswith(MAGIC_PREFIX):
