@@ -70,6 +70,36 @@ def test_set_up_for_two_to_five_heroes_with_eight_items_each():
         assert info.value.code == "bad-setup"
 
 
+def test_set_up_shuffles_the_deck_and_the_tokens_and_piles_the_key_pieces():
+    """'Shuffle the event cards and place them face down in a deck next to the board.' 'Place
+    the key pieces in piles next to the board.' 'Shuffle the Demon King board tokens for each
+    section and randomly place them face down in their respective spaces'"""
+    games = [E.new_game(["knight", "wizard"], seed, {"digital_events": True}, {})
+             for seed in range(6)]
+    for s in games:
+        assert sorted(s.deck) == list(range(1, 37)) and s.discard == ()
+        assert all(who is None for who in s.keys.values())
+        assert {c: sum(k.startswith(c + "/") for k in s.keys) for c in ("red", "green", "blue")
+                } == {"red": 5, "green": 5, "blue": 5}
+        for section, (_, tokens) in zip(s.castle, s.pack.sections, strict=True):
+            assert sorted(section) == sorted(t.name for t in tokens)  # each in its own section
+        assert s.revealed == ()  # face down
+    assert len({s.deck for s in games}) > 1 and len({s.castle for s in games}) > 1
+
+
+def test_minor_adventures_move_the_demon_die_and_refresh_items():
+    """'Minor adventures allow you to flip the board, move the Demon die, refresh or exhaust
+    items, steal an item, and even enter the Demon King's domain!' (the flip, the exhausting,
+    the stealing and the domain are tested above and below)"""
+    s = play(game(positions={"knight": "h9"}), Roll(1), Move("h10"), Roll(5), Resolve())
+    assert s.phase == "demon-die"  # the demon shrine
+    s = play(s, Assign("knight"))
+    assert s.demon == "knight" and s.positions["knight"] == "h9"
+    s = play(game(positions={"knight": "m2"}, exhausted={"knight": ["sword", "axe"]}),
+             Roll(1), Move("m3"), Roll(6), Resolve())  # the fairy ring: refresh 4
+    assert s.exhausted("knight") == [] and s.positions["knight"] == "m4"
+
+
 def test_a_scenario_cannot_set_a_hero_on_a_folded_land():
     """'The board can be Closed, showing the starting lands, or Open (unfolded), revealing
     hidden lands beneath': a figure stands only on a land that shows."""
