@@ -212,3 +212,14 @@ def test_values_the_rulebook_confirms_are_checked(tmp_path):
     assert not any("Demon King board tokens" in f for f in found)
     done = cli("content", "check", str(folder))
     assert done.returncode == 1 and "the sword is +/-3" in done.stdout
+
+
+def test_key_adventure_with_other_than_one_item_and_two_companions(tmp_path):
+    """'Each key adventure has one corresponding item that can help you.' 'There are also two
+    spaces on each key adventure where a companion can help you.'"""
+    folder = copy(tmp_path)
+    edit(folder, "atlas.yaml", "      - {target: 5, companion: mercenary}",
+         "      - {target: 5}")
+    found = [str(f) for f in check_pack(load_pack(str(folder)))]
+    assert any("atlas.yaml:" in f and "key adventure fire-mountain shows 1 item and 1 "
+               "companion spaces" in f for f in found), found

@@ -191,6 +191,15 @@ def rulebook_findings(pack: Pack) -> list[Finding]:
         elif not 1 <= value <= 4:
             found.append(Finding(pack.where(f"items.{name}"), f"the {name} is +/-{value}; the "
                                  "game's items are +/-1 to +/-4"))
+    for aid, adv in pack.adventures.items():
+        if adv.kind != "key" or not adv.steps:
+            continue
+        items = sum(1 for st in adv.steps if st.item)
+        companions = sum(1 for st in adv.steps if st.companion)
+        if (items, companions) != (1, 2):
+            found.append(Finding(pack.where(f"adventures.{aid}"), f"key adventure {aid} shows "
+                                 f"{items} item and {companions} companion spaces; each key "
+                                 "adventure has one item and two companion spaces"))
     for name, values in pack.magic.items():
         if tuple(sorted(values)) != RULEBOOK_MAGIC[name]:
             shown = " or ".join(map(str, RULEBOOK_MAGIC[name]))
