@@ -43,10 +43,25 @@ def kingdomino() -> list[str]:
     return out
 
 
+ADMIN_CARDS = 2
+
+
+def admin() -> list[str]:
+    """The parent cards: a tap at any reader confirms a phone's pairing (docs/WEB.md)."""
+    return [f"admin/{n}" for n in range(1, ADMIN_CARDS + 1)]
+
+
+def game_cards() -> list[str]:
+    """One card per game, to name the game at the table."""
+    return [f"game/{name}" for name in ("magic-keys", "oversiege", "kingdomino")]
+
+
 GAMES: dict[str, Callable[..., list[str]]] = {
     "magic-keys": magic_keys,
     "oversiege": oversiege,
     "kingdomino": kingdomino,
+    "admin": admin,
+    "game": game_cards,
 }
 
 

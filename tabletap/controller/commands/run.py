@@ -20,6 +20,7 @@ from typing import Any
 
 import yaml
 
+from tabletap.controller import web_requests
 from tabletap.controller.clock import SystemClock
 from tabletap.controller.commands.common import add_config_argument, config_or_exit, setup_logging
 from tabletap.controller.control import ControlServer, socket_path
@@ -84,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
+    web_requests.attach(daemon)  # the phone page's pairing desk and feed
     control = ControlServer(socket_path(config.state_dir), lambda req: _control(daemon, req))
     lines: queue.Queue[str | None] = queue.Queue()
     if simulator is not None:
@@ -121,6 +123,9 @@ def _read_stdin(lines: queue.Queue[str | None]) -> None:
 
 
 def _control(daemon: Daemon, request: dict[str, Any]) -> dict[str, Any]:
+    web_reply = web_requests.handle(daemon, request)  # pair, pairings, revoke, snapshot
+    if web_reply is not None:
+        return web_reply
     session = daemon.session
     if "do" in request:
         if not isinstance(request["do"], dict):
