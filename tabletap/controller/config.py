@@ -122,6 +122,7 @@ class WebConfig(Strict):
     bind: str = "127.0.0.1"  # "0.0.0.0" to reach it from phones on the home network
     public: bool = True  # anyone on the network may watch; False: only paired browsers
     mdns: bool = True  # announce tabletap.local on the network (the zeroconf package)
+    pairing_seconds: float = Field(30.0, ge=5, le=300)  # how long the parent card may take
     hostname: str = Field("tabletap", pattern=r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")
 
 

@@ -39,8 +39,9 @@ class WebSide:
         self.counter = 0
         self._seen: tuple[Any, ...] = ()
         self._wrapped: Any = None
-        self.desk = PairingDesk(PairingStore.load(daemon.session.config.state_dir),
-                                self._show, self._say)
+        config = daemon.session.config
+        self.desk = PairingDesk(PairingStore.load(config.state_dir), self._show, self._say,
+                                config.web.pairing_seconds)
         self._wrap_narrator()
 
     # -- the session's voice, copied for the page ------------------------------------------
