@@ -77,7 +77,7 @@ class Table:
 
     def _web_up(self) -> bool:
         try:
-            return httpx.get(self.url + "/api/state", timeout=1).status_code == 200
+            return httpx.get(self.url + "/api/session", timeout=1).status_code == 200
         except httpx.HTTPError:
             return False
 
