@@ -31,7 +31,8 @@
           h("dt", {}, "Gems to win"), h("dd", {}, String(v.gems_required)),
           h("dt", {}, "Gems in the chest"), h("dd", {}, String(v.chest)),
           ...snap.players.flatMap((p) => [h("dt", {}, p),
-            h("dd", {}, `${v.scores[p]} gems, ${v.fakes_held[p]} fake key(s) held`)]),
+            h("dd", {}, `${v.scores[p]} gems` + (v.fakes_held[p].length
+              ? `, holds fake ${v.fakes_held[p].join(", ")}` : ""))]),
           ...Object.entries(counts).map(([k, n]) => [h("dt", {}, `Keys ${PLACE[k] || "held"}`),
             h("dd", {}, String(n))]).flat())));
     },

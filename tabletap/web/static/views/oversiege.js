@@ -3,7 +3,7 @@
 "use strict";
 (() => {
   const { h } = window.TT;
-  const name = (piece) => piece.split("/").slice(-1)[0].replace(/-/g, " ");
+  const name = (piece) => piece.split("/").slice(2).join(" ").replace(/-/g, " ");
 
   window.TT.views.oversiege = {
     render(el, snap, ctx) {
@@ -17,7 +17,7 @@
           h("h2", {}, h("span", { class: "swatch", css: { background: ctx.colourOf(snap, p, i) } }),
             `${p}${c.out ? " (out)" : ""}`),
           h("div", { class: "towers" }, Object.entries(c.towers).map(([t, s]) =>
-            h("div", { class: `tower ${s}`, title: `${t} tower: ${s}` }, t))),
+            h("div", { class: `tower ${s}`, title: `tower ${t}: ${s}` }, `tower ${t}`))),
           h("dl", { class: "facts" },
             h("dt", {}, "Entrance"), h("dd", {}, c.entrance),
             h("dt", {}, "Chamber"), h("dd", {}, c.chamber),
