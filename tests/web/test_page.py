@@ -4,13 +4,17 @@ from the phone while the dominoes are tapped in the simulator."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tests.web.table import Table
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "docs" / "screenshots"
+SCENARIO = ROOT / "scenarios" / "kingdomino" / "two-players.yaml"
 FACINGS = ["east", "south", "west", "north"]
 
 
@@ -113,6 +117,43 @@ def test_a_kingdomino_round_from_the_phone(table, page_of):
     assert sorted(state["kingdoms"]["ana"]["placed"]) == [29, 31]
     page.wait_for_selector("#kingdom-ana .cell.lake")
     assert "ana: 2 points" in page.inner_text("#kingdom-ana h2")
+    assert page.errors == []
+
+
+def replay(table: Table, start: dict, stop: str) -> None:
+    """Play scenarios/kingdomino/two-players.yaml at the daemon (simulator taps and control
+    requests) from just after the `do:` step `start` to just before the tap of `stop`."""
+    steps = yaml.safe_load(SCENARIO.read_text())["steps"]
+    first = next(i for i, s in enumerate(steps) if s.get("do") == start) + 1
+    last = next(i for i, s in enumerate(steps) if i > first and s.get("tap") == stop)
+    for step in steps[first:last]:
+        if "tap" in step:
+            before = table.ask({"snapshot": True})["counter"]
+            table.say(f"tap {step['tap']}")
+            deadline = time.monotonic() + 10
+            while table.ask({"snapshot": True, "since": before})["counter"] == before:
+                assert time.monotonic() < deadline, step
+                time.sleep(0.05)
+        else:
+            assert table.ask({"do": step["do"]})["accepted"], step
+
+
+def test_a_treasure_is_turned_and_set_from_the_phone(table, page_of):
+    """The Lost Treasures: "the player takes one of the face-up gems and places it on the
+    corner" (GAMES.md); here ben's domino 34 opens a corner, and the phone sets the ruby."""
+    replay(table, {"action": "claim", "domino": 47}, "kingdomino/treasure/ruby/3")
+    page = page_of(table)
+    pair(page, table)
+    page.wait_for_selector("#gem-set")
+    page.click("[data-gem='ruby/3']")
+    for _ in range(3):
+        page.click("#gem-turn")
+    assert "3 quarter turns" in page.inner_text("#gem-turn")
+    shoot(page, "kingdomino-treasure", "#kd-now")
+    page.click("#gem-set")
+    page.wait_for_selector("#kingdom-ben h2:has-text('ruby/3')")
+    gems = table.state()["kingdoms"]["ben"]["gems"]
+    assert [g["token"] for g in gems] == ["ruby/3"]
     assert page.errors == []
 
 

@@ -179,16 +179,19 @@
       if (v.next_line.length) lines.append(h("h2", {}, "New line"), lineRow(snap, ctx, v.next_line, claimable));
       lines.append(h("p", { class: "muted" }, `Round ${v.round} · ${v.box} dominoes in the box` +
         (v.treasures ? ` · gems face up: ${v.treasures.face_up.join(", ") || "none"}` : "")));
-      el.append(lines);
-      const order = snap.players.slice().sort((a, b) => (b === snap.turn) - (a === snap.turn));
-      for (const p of order) {
+      const kingdom = (p) => {
         const k = v.kingdoms[p];
-        el.append(h("section", { class: "card", id: `kingdom-${p}` },
+        return h("section", { class: "card", id: `kingdom-${p}` },
           h("h2", {}, h("span", { class: "swatch", css: { background: ctx.colourOf(snap, p, snap.players.indexOf(p)) } }),
             `${p}: ${k.score} points, ${k.squares} squares`,
             k.gems.length ? `, gems: ${k.gems.map((g) => g.token).join(", ")}` : ""),
-          kingdomGrid(snap, ctx, p, p === snap.turn && places ? places : null)));
-      }
+          kingdomGrid(snap, ctx, p, p === snap.turn && places ? places : null));
+      };
+      // While a domino or a gem goes down, the kingdom it goes into comes first, under the tools.
+      const building = snap.turn && (v.step === "place" || v.step === "treasure") && !snap.over;
+      if (building) el.append(kingdom(snap.turn));
+      el.append(lines);
+      for (const p of snap.players) if (!(building && p === snap.turn)) el.append(kingdom(p));
     },
   };
 })();
