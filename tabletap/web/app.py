@@ -228,6 +228,18 @@ class Page:
     async def abandon(self, request: Request) -> Response:
         return await self.forward({"abandon": True}, "abandon")
 
+    async def reveal(self, request: Request) -> Response:
+        """The hidden information (Magic Keys' fake keys), for a paired parent only."""
+        try:
+            if await self.pairing_of(request) is None:
+                return _error(401, "Only a paired phone may see the game's secrets.")
+            reply = await self.link.ask({"state": True, "reveal": True})
+        except LinkError as exc:
+            return _error(503, str(exc))
+        if not reply.get("ok"):
+            return _error(400, str(reply.get("error")))
+        return JSONResponse({"ok": True, "state": reply["state"]})
+
     async def pairings(self, request: Request) -> Response:
         try:
             if await self.pairing_of(request) is None:
@@ -270,6 +282,7 @@ class Page:
             Route("/api/new", c()(self.new), methods=["POST"]),
             Route("/api/undo", c()(self.undo), methods=["POST"]),
             Route("/api/abandon", c()(self.abandon), methods=["POST"]),
+            Route("/api/reveal", self.reveal),
             Route("/api/pairings", self.pairings),
             Route("/api/pairings/{pid:str}/revoke", c()(self.revoke), methods=["POST"]),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),

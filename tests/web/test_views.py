@@ -41,7 +41,12 @@ def test_magic_keys_shows_the_track_the_pawn_and_the_gems(fresh_table, page_of):
     assert page.inner_text("#turn") == "ana's turn"
     assert "Gems to win" in page.inner_text("#mk-keys")
     assert page.query_selector(".space.pawn") is not None
+    assert page.query_selector("#mk-reveal") is None  # a watcher never sees the secret
+    assert page.evaluate("fetch('/api/reveal').then((r) => r.status)") == 401
     shoot(page, "magic-keys", "#mk-track")
+    pair(page, table)
+    page.click("#mk-reveal")
+    page.wait_for_selector("#mk-secret:has-text('purple/4')")
     assert page.errors == []
 
 

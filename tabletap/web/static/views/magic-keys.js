@@ -6,7 +6,7 @@
   const PLACE = { forest: "in the forest", tower: "in the tower", pond: "in the pond" };
 
   window.TT.views["magic-keys"] = {
-    render(el, snap) {
+    render(el, snap, ctx) {
       const v = snap.view;
       const track = snap.extra.track || [];
       const pawn = v.pawn ? v.pawn.position : null;
@@ -35,6 +35,15 @@
               ? `, holds fake ${v.fakes_held[p].join(", ")}` : ""))]),
           ...Object.entries(counts).map(([k, n]) => [h("dt", {}, `Keys ${PLACE[k] || "held"}`),
             h("dd", {}, String(n))]).flat())));
+      if (ctx.paired) {
+        const out = h("p", { id: "mk-secret", class: "muted" }, "Only for parents: which forest keys are fake.");
+        el.append(h("section", { class: "card" }, out,
+          h("button", { type: "button", class: "secondary", id: "mk-reveal", onclick: async () => {
+            const res = await fetch("/api/reveal", { credentials: "same-origin" });
+            const data = await res.json();
+            out.textContent = res.ok ? `Fake keys: ${data.state.fake_keys.join(", ")}` : data.error;
+          } }, "Show the fake keys")));
+      }
     },
   };
 })();
