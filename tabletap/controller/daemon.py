@@ -75,8 +75,9 @@ class Daemon:
     identifier: Identifier
     poll_period: float = 0.1
     miss_threshold: int = 2
-    # Parent cards (`admin/<n>`) go here, never to the game: an object with tap(reader, piece,
-    # now) and tick(now), the phone page's pairing desk (controller.web_requests.attach).
+    # Parent cards (`admin/<n>`) go here, never to the game, and every tag while a box is being
+    # enrolled: an object with tap(reader, piece, now), takes_tag(kind, reader, tag) and
+    # tick(now), the phone page's desk (controller.web_requests.attach).
     admin: Any = None
     _supervised: dict[str, SupervisedReader] = field(default_factory=dict)
 
@@ -111,6 +112,8 @@ class Daemon:
         self.session.tick(self.clock.now())
 
     def _presence(self, kind: str, reader: str, tag: object, now: float) -> None:
+        if self.admin is not None and self.admin.takes_tag(kind, reader, tag):
+            return  # a box of tags is being enrolled from the phone
         try:
             piece = self.identifier.identify(tag)  # type: ignore[arg-type]
         except IdentityError as exc:

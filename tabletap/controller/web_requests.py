@@ -1,11 +1,13 @@
-"""The control-socket request kinds the phone page needs: pair, pairings, revoke, snapshot.
+"""The control-socket request kinds the phone page needs: pair, pairings, revoke, snapshot, and
+enrol (a box of tags enrolled from the phone, controller.enrolment).
 
 The page runs in its own process (`tabletap web`) and polls `snapshot` with the change counter it
 last saw; while nothing changed the answer is a few bytes, so the daemon never does real work for
 a browser and never waits on one. Everything here runs on the daemon's thread, between polls.
 
-`attach(daemon)` gives a daemon its pairing desk and the play-by-play feed; `HANDLERS` maps each
-request kind to `function(daemon, request) -> reply`, for the request dispatch to register.
+`attach(daemon)` gives a daemon its pairing desk, its enrolment desk and the play-by-play feed;
+`HANDLERS` maps each request kind to `function(daemon, request) -> reply`, for the request
+dispatch to register.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from tabletap.controller.enrolment import EnrolDesk, EnrolmentError
 from tabletap.controller.pairing import ADMIN_PIECE, PairingDesk, PairingError, PairingStore
 from tabletap.controller.rules.base import JSON, Rejection
 
@@ -42,6 +45,7 @@ class WebSide:
         config = daemon.session.config
         self.desk = PairingDesk(PairingStore.load(config.state_dir), self._show, self._say,
                                 config.web.pairing_seconds)
+        self.enrol = EnrolDesk(daemon.readers, daemon.identifier.registry, self._say)
         self._wrap_narrator()
 
     # -- the session's voice, copied for the page ------------------------------------------
@@ -82,6 +86,14 @@ class WebSide:
             self.desk.tap(reader, piece, now)
         except Rejection as rejection:
             self.daemon.session.reject(rejection, now)
+
+    def takes_tag(self, kind: str, reader: str, tag: Any) -> bool:
+        """While a box is being enrolled, every tag is the next piece, never a move."""
+        if self.enrol.job is None:
+            return False
+        if kind == "placed":
+            self.enrol.tag(reader, tag)
+        return True
 
     def tick(self, now: float) -> None:
         self.desk.tick(now)
@@ -127,6 +139,7 @@ class WebSide:
             },
             "refusal": self.refusal,
             "log": list(self.lines),
+            "enrolment": self.enrol.progress(),
             "pairing": {
                 "waiting": self.desk.waiting,
                 "seconds_left": round(max(0.0, r.expires - now), 1)
@@ -231,6 +244,22 @@ def revoke(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
     return {"ok": True, "revoked": gone.public()}
 
 
+def enrol(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
+    """`{"enrol": {"game": G, "decks": [...]}}` puts the daemon in enrolment mode;
+    `{"enrol": {"stop": true}}` ends it."""
+    body, desk = request["enrol"], _side(daemon).enrol
+    if not isinstance(body, dict):
+        return _error("bad request: `enrol` takes {\"game\": G} or {\"stop\": true}")
+    if body.get("stop"):
+        desk.stop()
+        return {"ok": True, "enrolment": desk.progress()}
+    try:
+        desk.start(body)
+    except EnrolmentError as exc:
+        return _error(str(exc))
+    return {"ok": True, "enrolment": desk.progress()}
+
+
 def snapshot(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
     """`{"snapshot": true, "since": N}`: just the counter while it is still N, else the whole
     snapshot with the new counter."""
@@ -248,6 +277,7 @@ HANDLERS: dict[str, Handler] = {
     "pairings": pairings,
     "revoke": revoke,
     "snapshot": snapshot,
+    "enrol": enrol,
 }
 
 

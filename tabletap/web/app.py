@@ -222,6 +222,18 @@ class Page:
             return _error(400, "bad request: {\"game\": ..., \"players\": [...]} expected")
         return await self.forward({"new": spec}, "new")
 
+    async def enrol(self, request: Request) -> Response:
+        try:
+            body = await self.body(request)
+        except ValueError as exc:
+            return _error(400, f"bad request: {exc}")
+        if not isinstance(body, dict):
+            return _error(400, "bad request: {\"game\": ...} expected")
+        return await self.forward({"enrol": body}, "enrol")
+
+    async def enrol_stop(self, request: Request) -> Response:
+        return await self.forward({"enrol": {"stop": True}}, "enrol")
+
     async def undo(self, request: Request) -> Response:
         return await self.forward({"undo": True}, "undo")
 
@@ -281,6 +293,8 @@ class Page:
             Route("/api/do", c()(self.do), methods=["POST"]),
             Route("/api/new", c()(self.new), methods=["POST"]),
             Route("/api/undo", c()(self.undo), methods=["POST"]),
+            Route("/api/enrol", c()(self.enrol), methods=["POST"]),
+            Route("/api/enrol/stop", c()(self.enrol_stop), methods=["POST"]),
             Route("/api/abandon", c()(self.abandon), methods=["POST"]),
             Route("/api/reveal", self.reveal),
             Route("/api/pairings", self.pairings),

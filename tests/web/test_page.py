@@ -188,3 +188,20 @@ def test_undo_and_a_new_game_from_the_phone(table, page_of, kind):
         page.click("#setupform button[type=submit]")
         page.wait_for_selector("#kingdom-eve")
         assert table.state()["players"] == ["cleo", "dan", "eve"]
+
+
+def test_a_box_of_tags_is_enrolled_from_the_phone(table, page_of):
+    page = page_of(table)
+    pair(page, table)
+    page.click("#enrol summary")
+    page.select_option("#enrol-game", "game")
+    page.click("#enrol-start")
+    page.wait_for_selector("#enrol-line:has-text('Tap the magic keys game card … 0 of 3 done')")
+    table.say("tap game/magic-keys pond")
+    page.wait_for_selector("#enrol-line:has-text('Tap the oversiege game card … 1 of 3 done')")
+    shoot(page, "enrolment", "#enrol")
+    table.say("tap game/oversiege")
+    page.wait_for_selector("#enrol-line:has-text('2 of 3 done')")
+    page.click("#enrol-stop")
+    page.wait_for_selector("#enrol-line:has-text('2 of 3 enrolled (stopped)')")
+    assert page.errors == []

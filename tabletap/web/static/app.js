@@ -111,6 +111,7 @@ function drawControls() {
   $("gamebuttons").hidden = !s.paired;
   $("setup").hidden = !s.paired;
   $("pairings").hidden = !s.paired;
+  $("enrol").hidden = !s.paired;
   if (s.paired) loadPairings();
   if (TT.snap) drawBoard(TT.snap);
 }
@@ -168,6 +169,34 @@ function drawRefusal(snap) {
   box.replaceChildren(h("strong", {}, "Last refusal"), h("span", { id: "refusal-text" }, r.message));
 }
 
+// "magic-keys/key/blue/3" -> "the blue key 3": what a parent looks for in the box.
+function friendly(piece) {
+  const parts = piece.split("/");
+  if (parts[0] === "admin") return `parent card ${parts[1]}`;
+  if (parts[0] === "game") return `the ${parts[1].replace(/-/g, " ")} game card`;
+  const rest = parts.slice(1);
+  if (parts[0] === "magic-keys" && rest[0] === "key") {
+    return rest[1] === "gold" ? "the golden key" : `the ${rest[1]} key ${rest[2]}`;
+  }
+  if (parts[0] === "kingdomino" && rest[0] === "treasure") return `the ${rest.slice(1).join(" ")} gem`;
+  return `the ${rest.join(" ").replace(/-/g, " ")}`;
+}
+TT.friendly = friendly;
+
+function drawEnrolment(snap) {
+  const e = snap.enrolment;
+  const box = $("enrol-progress");
+  if (!e) { box.replaceChildren(); return; }
+  const line = e.active
+    ? `Tap ${friendly(e.next)} … ${e.done} of ${e.total} done`
+    : `${e.game}: ${e.done} of ${e.total} enrolled${e.done === e.total ? ", all done" : " (stopped)"}`;
+  box.replaceChildren(
+    h("progress", { max: String(e.total), value: String(e.done) }),
+    h("p", { id: "enrol-line", class: "turn" }, line),
+    e.last ? h("p", { class: "muted" }, e.last) : null);
+  if (e.active) $("enrol").open = true;
+}
+
 function drawLog(snap) {
   $("log").replaceChildren(...snap.log.slice().reverse().map((l) =>
     h("li", { class: l.text.startsWith("✗") ? "bad" : "", value: l.seq }, l.text)));
@@ -222,6 +251,7 @@ function show(msg) {
   drawStatus(TT.snap);
   drawRefusal(TT.snap);
   drawLog(TT.snap);
+  drawEnrolment(TT.snap);
   drawBoard(TT.snap);
   document.body.dataset.counter = String(msg.counter);
 }
@@ -278,6 +308,12 @@ function init() {
     h("option", { value: k }, g.label)));
   $("setup-game").addEventListener("change", drawSetupOptions);
   $("setupform").addEventListener("submit", submitSetup);
+  $("enrol-start").addEventListener("click", async () => {
+    const { status, data } = await post("/api/enrol", { game: $("enrol-game").value,
+      decks: $("enrol-game").value === "oversiege" ? ["red", "blue"] : [] });
+    if (status !== 200) toast(data.error);
+  });
+  $("enrol-stop").addEventListener("click", () => simple("/api/enrol/stop", null, "Enrolment stopped."));
   $("undo").addEventListener("click", () => simple("/api/undo", null, "The last move is undone."));
   $("abandon").addEventListener("click", () =>
     simple("/api/abandon", "Abandon this game? It cannot be resumed.", "The game is abandoned."));
