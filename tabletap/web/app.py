@@ -109,9 +109,12 @@ class Page:
 
     @staticmethod
     async def body(request: Request) -> Any:
-        raw = await request.body()
-        if len(raw) > BODY_LIMIT:
-            raise ValueError("the request is too large")
+        """The JSON body, read no further than BODY_LIMIT (a phone's action is tiny)."""
+        raw = b""
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > BODY_LIMIT:
+                raise ValueError(f"the request is larger than {BODY_LIMIT} bytes")
         return json.loads(raw or b"{}")
 
     async def forward(self, payload: dict[str, Any], kind: str) -> Response:
@@ -154,8 +157,7 @@ class Page:
         try:
             if not await self.may_watch(request):
                 return _error(401, "This table shows its game only to paired phones.")
-            if self.feed.snapshot is None or self.feed.down:
-                await self.feed.poll_once()
+            await self.feed.poll_once()  # a few bytes when nothing changed
         except LinkError as exc:
             return _error(503, str(exc))
         if self.feed.down:

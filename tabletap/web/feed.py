@@ -14,6 +14,7 @@ from typing import Any
 from tabletap.web.link import DaemonLink, LinkError
 
 log = logging.getLogger("tabletap.web.feed")
+IDLE_PERIOD = 1.0
 
 
 class Feed:
@@ -57,6 +58,7 @@ class Feed:
                 log.warning("%s", exc)
             changed = self.down != str(exc)
             self.down = str(exc)
+            self.counter = None  # a restarted daemon counts afresh: take its whole snapshot
             if changed:
                 self._publish()
             return changed
@@ -75,9 +77,11 @@ class Feed:
         return False
 
     async def run(self) -> None:
+        """Poll every period while a browser listens, once a second otherwise (GET /api/state
+        asks afresh anyway)."""
         while True:
             try:
                 await self.poll_once()
             except Exception:  # noqa: BLE001 - the poller must outlive any one bad answer
                 log.exception("snapshot poll failed")
-            await asyncio.sleep(self.period)
+            await asyncio.sleep(self.period if self.subscribers else IDLE_PERIOD)

@@ -20,6 +20,7 @@ import yaml
 from tabletap.controller.control import request
 
 TABLETAP = [sys.executable, "-m", "tabletap.controller.cli"]
+ENV = {**os.environ, "PYTHONUNBUFFERED": "1"}
 
 # The two-player game of scenarios/kingdomino/two-players.yaml: a known box order and king draw.
 KINGDOMINO = {
@@ -62,18 +63,21 @@ class Table:
         self.sock = folder / "state" / "control.sock"
         self.daemon_log = open(folder / "daemon.log", "w")  # noqa: SIM115 - closed in stop()
         self.web_log = open(folder / "web.log", "w")  # noqa: SIM115
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        self.daemon = subprocess.Popen([*TABLETAP, "run", "--sim", "--config", str(self.config)],
-                                       stdin=subprocess.PIPE, stdout=self.daemon_log,
-                                       stderr=subprocess.STDOUT, text=True, env=env)
+        self.daemon = self.start_daemon()
         self.web = subprocess.Popen([*TABLETAP, "web", "--config", str(self.config)],
-                                    stdout=self.web_log, stderr=subprocess.STDOUT, env=env)
+                                    stdout=self.web_log, stderr=subprocess.STDOUT, env=ENV)
         try:
             _wait(self.sock.exists, "the daemon's control socket")
             _wait(self._web_up, "the page")
         except AssertionError:
             self.stop()
             raise
+
+    def start_daemon(self) -> subprocess.Popen[str]:
+        """`tabletap run --sim` on this table's config (it resumes the game in the journal)."""
+        return subprocess.Popen([*TABLETAP, "run", "--sim", "--config", str(self.config)],
+                                stdin=subprocess.PIPE, stdout=self.daemon_log,
+                                stderr=subprocess.STDOUT, text=True, env=ENV)
 
     def _web_up(self) -> bool:
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import time
 
@@ -96,6 +97,35 @@ def test_a_paired_browser_acts_and_a_revoked_one_is_refused(table):
     after = c.post("/api/do", json={"action": "claim", "domino": 31},
                    headers={"x-csrf-token": csrf})
     assert after.status_code == 401
+
+
+def test_an_oversized_action_is_refused_unread(table):
+    c, csrf = client(table)
+    pair(table, c, csrf)
+    big = b'{"action": "claim", "note": "' + b"x" * 40000 + b'"}'
+    refused = c.post("/api/do", content=big, headers={"x-csrf-token": csrf})
+    assert refused.status_code == 400 and "larger than" in refused.json()["error"]
+
+
+def test_the_page_and_the_table_outlive_each_other(tmp_path):
+    t = Table(tmp_path)
+    try:
+        t.daemon.send_signal(signal.SIGTERM)  # the table restarts (a power cut, an update)
+        t.daemon.wait(timeout=10)
+        down = httpx.get(t.url + "/api/state", timeout=10)
+        assert down.status_code == 503 and "not answering" in down.json()["error"]
+        t.daemon = t.start_daemon()
+        deadline = time.monotonic() + 20
+        while httpx.get(t.url + "/api/state", timeout=10).status_code != 200:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        t.web.kill()  # the page crashes: the table plays on
+        t.web.wait(timeout=10)
+        t.say("tap kingdomino/domino/31")
+        t.wait_log("Domino 31 is on the table.")
+        assert t.state()["awaiting"]["dominoes"] == [5, 13, 29]
+    finally:
+        t.stop()
 
 
 def test_pairing_requests_are_rate_limited(tmp_path):
