@@ -16,9 +16,10 @@ log = logging.getLogger("tabletap.web.mdns")
 def addresses_for(bind: str) -> list[str]:
     """The IPv4 addresses a phone can reach the page on, given where it listens."""
     if bind in ("0.0.0.0", "", "::"):
-        from zeroconf import get_all_addresses
+        import ifaddr  # zeroconf's own dependency for listing the network adapters
 
-        return [a for a in get_all_addresses() if not ipaddress.ip_address(a).is_loopback]
+        return [ip.ip for adapter in ifaddr.get_adapters() for ip in adapter.ips
+                if isinstance(ip.ip, str) and not ipaddress.ip_address(ip.ip).is_loopback]
     if ipaddress.ip_address(bind).is_loopback:
         return []
     return [bind]
