@@ -47,6 +47,22 @@ def place(page, domino: int, at: tuple[int, int], facing: str) -> None:
     page.wait_for_selector(f"#kd-now:not(:has-text('places domino {domino}.'))")
 
 
+TARGETS = """() => [...document.querySelectorAll('button, select, input, summary')]
+  .filter((el) => el.checkVisibility())
+  .map((el) => el.type === 'checkbox' ? el.closest('label') : el)  // the label is the target
+  .map((el) => { const r = el.getBoundingClientRect();
+    return [el.id || el.textContent.trim().slice(0, 30), Math.round(r.width),
+            Math.round(r.height)]; })"""
+
+
+def check_phone_layout(page) -> None:
+    """At 360 px: nothing scrolls sideways, and every control is a thumb's size (44 CSS px, the
+    common touch-target guideline) in both directions."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    small = [t for t in page.evaluate(TARGETS) if min(t[1], t[2]) < 44]
+    assert small == []
+
+
 def shoot(page, name: str, anchor: str) -> None:
     """A 360x800 screenshot for docs/screenshots, the game's view at the top."""
     page.evaluate("document.getElementById('toast').hidden = true")
@@ -103,6 +119,7 @@ def test_a_kingdomino_round_from_the_phone(table, page_of):
         tap(page, table, f"kingdomino/domino/{piece}")
     page.wait_for_selector("#rotate")
     page.click("button.cell.legal[data-at='1,-1']")  # a preview of domino 5, facing east
+    check_phone_layout(page)
     shoot(page, "kingdomino", "#kd-now")
     place(page, 5, (1, -1), "east")
     claim(page, 18)
@@ -149,6 +166,7 @@ def test_a_treasure_is_turned_and_set_from_the_phone(table, page_of):
     for _ in range(3):
         page.click("#gem-turn")
     assert "3 quarter turns" in page.inner_text("#gem-turn")
+    check_phone_layout(page)
     shoot(page, "kingdomino-treasure", "#kd-now")
     page.click("#gem-set")
     page.wait_for_selector("#kingdom-ben h2:has-text('ruby/3')")
@@ -199,6 +217,7 @@ def test_a_box_of_tags_is_enrolled_from_the_phone(table, page_of):
     page.wait_for_selector("#enrol-line:has-text('Tap the magic keys game card … 0 of 3 done')")
     table.say("tap game/magic-keys pond")
     page.wait_for_selector("#enrol-line:has-text('Tap the oversiege game card … 1 of 3 done')")
+    check_phone_layout(page)
     shoot(page, "enrolment", "#enrol")
     table.say("tap game/oversiege")
     page.wait_for_selector("#enrol-line:has-text('2 of 3 done')")

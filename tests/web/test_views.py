@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.web.table import Table
-from tests.web.test_page import pair, shoot, tap
+from tests.web.test_page import check_phone_layout, pair, shoot, tap
 
 MAGIC_KEYS = {"game": "magic-keys", "players": ["ana", "ben", "cleo"], "seed": 3,
               "options": {"dice": "digital"},
@@ -43,6 +43,7 @@ def test_magic_keys_shows_the_track_the_pawn_and_the_gems(fresh_table, page_of):
     assert page.query_selector(".space.pawn") is not None
     assert page.query_selector("#mk-reveal") is None  # a watcher never sees the secret
     assert page.evaluate("fetch('/api/reveal').then((r) => r.status)") == 401
+    check_phone_layout(page)
     shoot(page, "magic-keys", "#mk-track")
     pair(page, table)
     page.click("#mk-reveal")
@@ -61,5 +62,6 @@ def test_oversiege_shows_every_castle(fresh_table, page_of):
     page.wait_for_selector("#castle-blue .tower.destroyed")
     assert "catapult" in page.inner_text("#castle-red")
     pair(page, table)  # a paired phone sees the same castles, and its controls
+    check_phone_layout(page)
     shoot(page, "oversiege", "#castle-red")
     assert page.errors == []
