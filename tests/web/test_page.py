@@ -177,9 +177,11 @@ def test_a_treasure_is_turned_and_set_from_the_phone(table, page_of):
 
 def test_a_revoked_pairing_is_refused(table, page_of):
     page = page_of(table)
+    page.fill("#pair-name", "Dad's phone")
     pair(page, table)
+    assert "Dad's phone" in page.inner_text("#paired")
     page.click("#pairings summary")
-    mine = page.wait_for_selector("#pairinglist li:has-text('this phone') button")
+    mine = page.wait_for_selector("#pairinglist li:has-text(\"Dad's phone (this phone)\") button")
     mine.click()
     page.wait_for_selector("#pair")
     status = page.evaluate("""async () => (await fetch('/api/undo', {method: 'POST',

@@ -79,7 +79,8 @@ async function loadSession() {
 
 let pairPoll = null;
 async function startPairing() {
-  const { status, data } = await post("/api/pair", {});
+  const name = $("pair-name") ? $("pair-name").value.trim() : "";
+  const { status, data } = await post("/api/pair", name ? { label: name } : {});
   if (status !== 200) { toast(data.error || `pairing refused (${status})`); return; }
   const box = $("pairbox");
   const left = h("strong", { id: "pair-left", text: `${Math.round(data.seconds_left)}` });
@@ -106,6 +107,8 @@ function drawControls() {
   } else {
     box.replaceChildren(
       h("p", { class: "muted" }, "Watching. To set up games and enter moves, pair this phone."),
+      h("label", {}, "This phone's name (for the list of paired phones)",
+        h("input", { id: "pair-name", autocomplete: "off", maxlength: "60", placeholder: "Ana's phone" })),
       h("button", { id: "pair", type: "button", onclick: startPairing }, "Pair this phone"));
   }
   $("gamebuttons").hidden = !s.paired;
