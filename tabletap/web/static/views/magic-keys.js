@@ -18,7 +18,7 @@
             : space === "recovery" ? "rest" : space.replace("/", " ");
           const where = tried[space] ? ` (${tried[space].replace("held:", "held by ")})` : "";
           return h("div", { class: `space ${colour} ${i === pawn ? "pawn" : ""}`,
-            title: `${space}${where}` }, i === pawn ? "♟" : label);
+            title: `${space}${where}` }, i === pawn ? [h("span", { class: "pawnmark" }, "♟"), label] : label);
         })) : null,
         v.dice_mode === "digital"
           ? h("p", {}, `Pawn on ${v.pawn.space}. Dice: ${v.dice.available} to roll` +
