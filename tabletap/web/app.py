@@ -115,7 +115,10 @@ class Page:
             raw += chunk
             if len(raw) > BODY_LIMIT:
                 raise ValueError(f"the request is larger than {BODY_LIMIT} bytes")
-        return json.loads(raw or b"{}")
+        try:
+            return json.loads(raw or b"{}")
+        except RecursionError:
+            raise ValueError("the JSON is nested too deeply") from None
 
     async def forward(self, payload: dict[str, Any], kind: str) -> Response:
         reply = await self.link.ask(payload, with_id=True)

@@ -105,6 +105,9 @@ def test_an_oversized_action_is_refused_unread(table):
     big = b'{"action": "claim", "note": "' + b"x" * 40000 + b'"}'
     refused = c.post("/api/do", content=big, headers={"x-csrf-token": csrf})
     assert refused.status_code == 400 and "larger than" in refused.json()["error"]
+    for garbage in (b"[" * 12000, b"\xff\xfe{", b'{"action": 1e999999}', b"null"):
+        answer = c.post("/api/do", content=garbage, headers={"x-csrf-token": csrf})
+        assert answer.status_code == 400, (garbage[:20], answer.text)
 
 
 def test_the_page_and_the_table_outlive_each_other(tmp_path):
