@@ -209,32 +209,26 @@ class Page:
             return _error(503, str(exc))
         return JSONResponse(reply)
 
-    async def do(self, request: Request) -> Response:
-        try:
-            action = await self.body(request)
-        except ValueError as exc:
-            return _error(400, f"bad request: {exc}")
-        if not isinstance(action, dict) or not isinstance(action.get("action"), str):
-            return _error(400, "bad request: an action is a JSON object with an \"action\" key")
-        return await self.forward({"do": action}, "do")
-
-    async def new(self, request: Request) -> Response:
-        try:
-            spec = await self.body(request)
-        except ValueError as exc:
-            return _error(400, f"bad request: {exc}")
-        if not isinstance(spec, dict):
-            return _error(400, "bad request: {\"game\": ..., \"players\": [...]} expected")
-        return await self.forward({"new": spec}, "new")
-
-    async def enrol(self, request: Request) -> Response:
+    async def forward_object(self, request: Request, kind: str, example: str) -> Response:
+        """The JSON object in the body, sent to the daemon as request `kind`."""
         try:
             body = await self.body(request)
         except ValueError as exc:
             return _error(400, f"bad request: {exc}")
-        if not isinstance(body, dict):
-            return _error(400, "bad request: {\"game\": ...} expected")
-        return await self.forward({"enrol": body}, "enrol")
+        if not isinstance(body, dict) or (kind == "do" and not isinstance(body.get("action"),
+                                                                           str)):
+            return _error(400, f"bad request: a JSON object like {example} expected")
+        return await self.forward({kind: body}, kind)
+
+    async def do(self, request: Request) -> Response:
+        return await self.forward_object(request, "do", '{"action": "claim", "domino": 5}')
+
+    async def new(self, request: Request) -> Response:
+        return await self.forward_object(request, "new",
+                                         '{"game": "kingdomino", "players": ["ana", "ben"]}')
+
+    async def enrol(self, request: Request) -> Response:
+        return await self.forward_object(request, "enrol", '{"game": "kingdomino"}')
 
     async def enrol_stop(self, request: Request) -> Response:
         return await self.forward({"enrol": {"stop": True}}, "enrol")
