@@ -167,6 +167,7 @@ def kingdomino_extras(engine: Any, state: Any) -> JSON:
     the page can draw the grid and highlight the legal cells without knowing any rule."""
     from tabletap.controller.rules.kingdomino.dominoes import dominoes
     from tabletap.controller.rules.kingdomino.state import kingdom_to_json
+    from tabletap.controller.rules.kingdomino.treasures import oriented
 
     faces = dominoes()
     shown = {s.domino for s in state.line} | {s.domino for s in state.next_line}
@@ -178,6 +179,9 @@ def kingdomino_extras(engine: Any, state: Any) -> JSON:
                               [faces[n].right.terrain, faces[n].right.crowns]]
                      for n in sorted(shown)},
         "legal": [a for a in legal if a["action"] in ("claim", "place", "discard", "treasure")],
+        # Each face-up gem's quarters (nw, ne, se, sw) after 0..3 quarter turns: what the page
+        # draws on the corner while a parent turns the gem.
+        "gem_faces": {t: [list(oriented(t, k)) for k in range(4)] for t in state.face_up},
     }
 
 

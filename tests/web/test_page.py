@@ -163,9 +163,11 @@ def test_a_treasure_is_turned_and_set_from_the_phone(table, page_of):
     pair(page, table)
     page.wait_for_selector("#gem-set")
     page.click("[data-gem='ruby/3']")
+    before = page.inner_text("#gem-preview")
     for _ in range(3):
         page.click("#gem-turn")
     assert "3 quarter turns" in page.inner_text("#gem-turn")
+    assert page.inner_text("#gem-preview") != before  # the gem turned on the corner
     check_phone_layout(page)
     shoot(page, "kingdomino-treasure", "#kd-now")
     page.click("#gem-set")

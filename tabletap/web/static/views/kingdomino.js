@@ -123,11 +123,26 @@
           : "No room this way round: turn it."));
   }
 
+  // The corner's four squares with the chosen gem on them, turned as it will lie.
+  function gemPreview(snap) {
+    const corner = ((snap.view.treasures && snap.view.treasures.pending) || [])[0];
+    const faces = ui.gem && snap.extra.gem_faces[ui.gem];
+    if (!corner || !faces) return null;
+    const cells = new Map(snap.extra.kingdoms[snap.turn].map(([r, c, t]) => [key(r, c), t]));
+    const [r, c] = corner;
+    const q = faces[ui.turns]; // nw, ne, se, sw
+    const mark = (v) => (v === "skull" ? "☠" : v ? "♛".repeat(v) : "·");
+    const at = [[r, c, q[0]], [r, c + 1, q[1]], [r + 1, c, q[3]], [r + 1, c + 1, q[2]]];
+    return h("div", { class: "gempreview", id: "gem-preview", "aria-label": "the gem on the corner" },
+      at.map(([rr, cc, v]) => h("div", { class: `cell ${cells.get(key(rr, cc)) || ""}` },
+        h("span", { class: "gemq" }, mark(v)))));
+  }
+
   function treasureTools(snap, ctx) {
     const faceUp = (snap.view.treasures && snap.view.treasures.face_up) || [];
     if (!ctx.paired) return null;
     if (!ui.gem || !faceUp.includes(ui.gem)) ui.gem = faceUp[0] || null;
-    return h("div", { class: "tools" },
+    return h("div", { class: "tools" }, gemPreview(snap),
       faceUp.map((t) => h("button", { type: "button", class: t === ui.gem ? "" : "secondary",
         "data-gem": t, onclick: () => { ui.gem = t; window.TT.redraw(); } }, t)),
       h("button", { type: "button", class: "secondary", id: "gem-turn",
