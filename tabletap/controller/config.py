@@ -123,6 +123,7 @@ class WebConfig(Strict):
     public: bool = True  # anyone on the network may watch; False: only paired browsers
     mdns: bool = True  # announce tabletap.local on the network (the zeroconf package)
     pairing_seconds: float = Field(30.0, ge=5, le=300)  # how long the parent card may take
+    pairing_attempts: int = Field(5, ge=1, le=100)  # per minute from one address
     hostname: str = Field("tabletap", pattern=r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")
 
 

@@ -264,6 +264,14 @@ def enrol(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
     return {"ok": True, "enrolment": desk.progress()}
 
 
+def doctor(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
+    """`{"doctor": true}`: the running table's devices, as controller.table_health checks them."""
+    from tabletap.controller.table_health import table_findings
+
+    return {"ok": True, "findings": [{"status": f.status, "device": f.device, "detail": f.detail}
+                                     for f in table_findings(daemon)]}
+
+
 def snapshot(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
     """`{"snapshot": true, "since": N}`: just the counter while it is still N, else the whole
     snapshot with the new counter."""
@@ -282,6 +290,7 @@ HANDLERS: dict[str, Handler] = {
     "revoke": revoke,
     "snapshot": snapshot,
     "enrol": enrol,
+    "doctor": doctor,
 }
 
 

@@ -251,6 +251,19 @@ class Page:
             return _error(400, str(reply.get("error")))
         return JSONResponse({"ok": True, "state": reply["state"]})
 
+    async def doctor(self, request: Request) -> Response:
+        """The running table's devices (controller.table_health), for a paired phone."""
+        try:
+            if await self.pairing_of(request) is None:
+                return _error(401, "Only a paired phone may check the table.")
+            reply = await self.link.ask({"doctor": True})
+        except LinkError as exc:
+            return _error(503, str(exc))
+        if not reply.get("ok"):
+            error = str(reply.get("error"))
+            return _error(501 if error.startswith(UNKNOWN) else 400, error)
+        return JSONResponse(reply)
+
     async def pairings(self, request: Request) -> Response:
         try:
             if await self.pairing_of(request) is None:
@@ -296,6 +309,7 @@ class Page:
             Route("/api/enrol/stop", c()(self.enrol_stop), methods=["POST"]),
             Route("/api/abandon", c()(self.abandon), methods=["POST"]),
             Route("/api/reveal", self.reveal),
+            Route("/api/doctor", self.doctor),
             Route("/api/pairings", self.pairings),
             Route("/api/pairings/{pid:str}/revoke", c()(self.revoke), methods=["POST"]),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),

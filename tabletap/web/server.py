@@ -24,7 +24,8 @@ def serve(config: Config) -> None:
     web = config.web
     if not web.enabled:
         raise NotEnabled("the page is off: set `web: {enabled: true}` in the table config")
-    page = Page(socket_path(config.state_dir), public=web.public)
+    page = Page(socket_path(config.state_dir), public=web.public,
+                pair_rate=f"{web.pairing_attempts}/minute")
     server = uvicorn.Server(uvicorn.Config(
         page.app(), host=web.bind, port=web.port, log_level=config.log_level,
         server_header=False, proxy_headers=False, access_log=config.log_level == "debug",

@@ -68,6 +68,7 @@ def page_of(browser: Any) -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
-    t = Table(Path(tmp_path_factory.mktemp("table")), pairing_seconds=5)
+    # Every browser of these tests pairs from 127.0.0.1: more attempts a minute than a phone gets.
+    t = Table(Path(tmp_path_factory.mktemp("table")), pairing_seconds=5, pairing_attempts=30)
     yield t
     t.stop()

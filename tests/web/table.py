@@ -51,13 +51,17 @@ class Table:
     """`tabletap run --sim` and `tabletap web` on one config, in a folder of their own."""
 
     def __init__(self, folder: Path, game: dict[str, Any] | None = None,
-                 pairing_seconds: float = 30, public: bool = True) -> None:
+                 pairing_seconds: float = 30, public: bool = True,
+                 pairing_attempts: int = 5) -> None:
         self.folder = folder
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        config = {"state_dir": str(folder / "state"), **(game or KINGDOMINO),
+        # The processes run in `folder`, the state folder given relative to it, as a maker's
+        # config might (and no machine path shows in the screenshots).
+        config = {"state_dir": "state", **(game or KINGDOMINO),
                   "web": {"enabled": True, "port": self.port, "bind": "127.0.0.1",
-                          "mdns": False, "public": public, "pairing_seconds": pairing_seconds}}
+                          "mdns": False, "public": public, "pairing_seconds": pairing_seconds,
+                          "pairing_attempts": pairing_attempts}}
         self.config = folder / "table.yaml"
         self.config.write_text(yaml.safe_dump(config))
         self.sock = folder / "state" / "control.sock"
@@ -65,7 +69,8 @@ class Table:
         self.web_log = open(folder / "web.log", "w")  # noqa: SIM115
         self.daemon = self.start_daemon()
         self.web = subprocess.Popen([*TABLETAP, "web", "--config", str(self.config)],
-                                    stdout=self.web_log, stderr=subprocess.STDOUT, env=ENV)
+                                    stdout=self.web_log, stderr=subprocess.STDOUT, env=ENV,
+                                    cwd=folder)
         try:
             _wait(self.sock.exists, "the daemon's control socket")
             _wait(self._web_up, "the page")
@@ -77,7 +82,7 @@ class Table:
         """`tabletap run --sim` on this table's config (it resumes the game in the journal)."""
         return subprocess.Popen([*TABLETAP, "run", "--sim", "--config", str(self.config)],
                                 stdin=subprocess.PIPE, stdout=self.daemon_log,
-                                stderr=subprocess.STDOUT, text=True, env=ENV)
+                                stderr=subprocess.STDOUT, text=True, env=ENV, cwd=self.folder)
 
     def _web_up(self) -> bool:
         try:

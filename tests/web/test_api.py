@@ -80,7 +80,7 @@ def test_a_paired_browser_acts_and_a_revoked_one_is_refused(table):
     c, csrf = client(table)
     pairing_id = pair(table, c, csrf)
     listed = subprocess.run([*TABLETAP, "web", "pairings", "--config", str(table.config)],
-                            capture_output=True, text=True, timeout=20)
+                            capture_output=True, text=True, timeout=20, cwd=table.folder)
     assert listed.returncode == 0 and pairing_id in listed.stdout
     assert "test phone" in listed.stdout and "admin/1" in listed.stdout
     # The table wants its new line tapped first: the engine's refusal comes back as is.
@@ -92,7 +92,7 @@ def test_a_paired_browser_acts_and_a_revoked_one_is_refused(table):
     assert bad.status_code == 400
     revoked = subprocess.run([*TABLETAP, "web", "pairings", "--revoke", pairing_id,
                               "--config", str(table.config)],
-                             capture_output=True, text=True, timeout=20)
+                             capture_output=True, text=True, timeout=20, cwd=table.folder)
     assert revoked.returncode == 0 and "revoked" in revoked.stdout
     after = c.post("/api/do", json={"action": "claim", "domino": 31},
                    headers={"x-csrf-token": csrf})

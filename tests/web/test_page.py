@@ -228,3 +228,15 @@ def test_a_box_of_tags_is_enrolled_from_the_phone(table, page_of):
     page.click("#enrol-stop")
     page.wait_for_selector("#enrol-line:has-text('2 of 3 enrolled (stopped)')")
     assert page.errors == []
+
+
+def test_the_table_is_checked_from_the_phone(table, page_of):
+    page = page_of(table)
+    assert page.evaluate("fetch('/api/doctor').then((r) => r.status)") == 401
+    pair(page, table)
+    page.click("#doctor summary")
+    page.click("#doctor-run")
+    page.wait_for_selector("#findings li.ok:has-text('reader chest')")
+    assert "state folder" in page.inner_text("#findings")
+    check_phone_layout(page)
+    shoot(page, "doctor", "#doctor")

@@ -4,10 +4,12 @@ card goes to pairing (never the game), and `snapshot` is cheap while nothing cha
 from __future__ import annotations
 
 import hashlib
+import shutil
 
 from tabletap.controller import web_requests
 from tabletap.controller.patterns import PATTERNS
 from tabletap.controller.pieces import pieces_of
+from tabletap.controller.table_health import check_state_folder
 from tests.core.helpers import magic_keys_table, tap
 
 H = hashlib.sha256(b"browser").hexdigest()
@@ -82,3 +84,21 @@ def test_the_pairing_pattern_and_the_parent_cards_exist():
     assert PATTERNS["pairing"][0] in ("pulse", "blink", "chase", "solid")
     assert pieces_of("admin") == ["admin/1", "admin/2"]
     assert "game/kingdomino" in pieces_of("game")
+
+
+def test_doctor_checks_the_open_readers_and_the_state_folder(tmp_path):
+    daemon, ctx = magic_keys_table(tmp_path, players=("ana", "ben"))
+    findings = web_requests.handle(daemon, {"doctor": True})["findings"]
+    assert [f["device"] for f in findings] == ["reader chest", "reader pond", "state folder"]
+    assert all(f["status"] == "ok" for f in findings), findings
+    ctx["world"].missing_readers.add("pond")
+    pond = web_requests.handle(daemon, {"doctor": True})["findings"][1]
+    assert pond["status"] != "ok"
+
+
+def test_a_state_folder_that_cannot_take_the_journal_is_named(tmp_path, monkeypatch):
+    gone = check_state_folder(tmp_path / "gone")
+    assert gone.status == "failed" and "not writable" in gone.detail
+    monkeypatch.setattr(shutil, "disk_usage", lambda _p: shutil._ntuple_diskusage(1, 1, 10**6))
+    low = check_state_folder(tmp_path)
+    assert low.status == "warning" and "0 MiB free" in low.detail

@@ -115,6 +115,7 @@ function drawControls() {
   $("setup").hidden = !s.paired;
   $("pairings").hidden = !s.paired;
   $("enrol").hidden = !s.paired;
+  $("doctor").hidden = !s.paired;
   if (s.paired) loadPairings();
   if (TT.snap) drawBoard(TT.snap);
 }
@@ -315,6 +316,14 @@ function init() {
     const { status, data } = await post("/api/enrol", { game: $("enrol-game").value,
       decks: $("enrol-game").value === "oversiege" ? ["red", "blue"] : [] });
     if (status !== 200) toast(data.error);
+  });
+  $("doctor-run").addEventListener("click", async () => {
+    const res = await fetch("/api/doctor", { credentials: "same-origin" });
+    const data = await res.json();
+    if (!res.ok) { toast(data.error); return; }
+    const mark = { ok: "✓", warning: "!", failed: "✗" };
+    $("findings").replaceChildren(...data.findings.map((f) => h("li", { class: f.status },
+      h("strong", {}, `${mark[f.status] || "?"} ${f.device}`), h("br"), f.detail)));
   });
   $("enrol-stop").addEventListener("click", () => simple("/api/enrol/stop", null, "Enrolment stopped."));
   $("undo").addEventListener("click", () => simple("/api/undo", null, "The last move is undone."));
