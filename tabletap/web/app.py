@@ -239,24 +239,13 @@ class Page:
     async def abandon(self, request: Request) -> Response:
         return await self.forward({"abandon": True}, "abandon")
 
-    async def reveal(self, request: Request) -> Response:
-        """The hidden information (Magic Keys' fake keys), for a paired parent only."""
+    async def paired_read(self, request: Request, payload: dict[str, Any],
+                          refusal: str) -> Response:
+        """A question only a paired phone may ask the daemon; its answer as it comes."""
         try:
             if await self.pairing_of(request) is None:
-                return _error(401, "Only a paired phone may see the game's secrets.")
-            reply = await self.link.ask({"state": True, "reveal": True})
-        except LinkError as exc:
-            return _error(503, str(exc))
-        if not reply.get("ok"):
-            return _error(400, str(reply.get("error")))
-        return JSONResponse({"ok": True, "state": reply["state"]})
-
-    async def doctor(self, request: Request) -> Response:
-        """The running table's devices (controller.table_health), for a paired phone."""
-        try:
-            if await self.pairing_of(request) is None:
-                return _error(401, "Only a paired phone may check the table.")
-            reply = await self.link.ask({"doctor": True})
+                return _error(401, refusal)
+            reply = await self.link.ask(payload)
         except LinkError as exc:
             return _error(503, str(exc))
         if not reply.get("ok"):
@@ -264,14 +253,19 @@ class Page:
             return _error(501 if error.startswith(UNKNOWN) else 400, error)
         return JSONResponse(reply)
 
+    async def reveal(self, request: Request) -> Response:
+        """The hidden information (Magic Keys' fake keys), for a parent."""
+        return await self.paired_read(request, {"state": True, "reveal": True},
+                                      "Only a paired phone may see the game's secrets.")
+
+    async def doctor(self, request: Request) -> Response:
+        """The running table's devices (controller.table_health)."""
+        return await self.paired_read(request, {"doctor": True},
+                                      "Only a paired phone may check the table.")
+
     async def pairings(self, request: Request) -> Response:
-        try:
-            if await self.pairing_of(request) is None:
-                return _error(401, "Only a paired phone may see the pairings.")
-            reply = await self.link.ask({"pairings": True})
-        except LinkError as exc:
-            return _error(503, str(exc))
-        return JSONResponse(reply)
+        return await self.paired_read(request, {"pairings": True},
+                                      "Only a paired phone may see the pairings.")
 
     async def revoke(self, request: Request) -> Response:
         reply = await self.link.ask({"revoke": request.path_params["pid"]}, with_id=True)
