@@ -50,7 +50,7 @@ def page_of(browser: Any) -> Iterator[Any]:
     """A fresh phone (its own cookies) at 360x800, opened on a table's page."""
     contexts = []
 
-    def open_page(table: Table) -> Any:
+    def open_page(table: Table, wait: bool = True) -> Any:
         ctx = browser.new_context(viewport={"width": 360, "height": 800}, device_scale_factor=1)
         contexts.append(ctx)
         page = ctx.new_page()
@@ -58,7 +58,8 @@ def page_of(browser: Any) -> Iterator[Any]:
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.errors = errors
         page.goto(table.url + "/")
-        page.wait_for_selector("body:not([data-counter=''])")
+        if wait:  # for the first snapshot drawn
+            page.wait_for_selector("body:not([data-counter=''])")
         return page
 
     yield open_page

@@ -142,11 +142,17 @@ def test_pairing_requests_are_rate_limited(tmp_path):
         t.stop()
 
 
-def test_a_private_table_shows_nothing_to_a_stranger(tmp_path):
+def test_a_private_table_shows_nothing_to_a_stranger(tmp_path, page_of):
     t = Table(tmp_path, public=False)
     try:
         assert httpx.get(t.url + "/api/state").status_code == 401
         assert httpx.get(t.url + "/api/stream").status_code == 401
+        page = page_of(t, wait=False)
+        page.wait_for_selector("#status:has-text('only to paired phones')")
+        assert page.query_selector("#kd-now") is None
+        page.click("#pair")
+        t.say("tap admin/1 chest")
+        page.wait_for_selector("#kd-now")  # paired: the game appears
     finally:
         t.stop()
 

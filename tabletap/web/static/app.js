@@ -74,6 +74,9 @@ async function loadSession() {
   const res = await fetch("/api/session", { credentials: "same-origin" });
   TT.session = await res.json();
   drawControls();
+  if (TT.session.public || TT.session.paired) listen();
+  else $("status").replaceChildren(h("p", { class: "turn" },
+    "This table shows its game only to paired phones: pair this phone below."));
   return TT.session;
 }
 
@@ -260,8 +263,10 @@ function show(msg) {
   document.body.dataset.counter = String(msg.counter);
 }
 
+let stream = null;
 function listen() {
-  const es = new EventSource("/api/stream");
+  if (stream) return;
+  const es = (stream = new EventSource("/api/stream"));
   es.addEventListener("state", (ev) => show(JSON.parse(ev.data)));
   es.onerror = () => { $("conn").textContent = "reconnecting…"; $("conn").className = "conn"; };
 }
@@ -330,7 +335,7 @@ function init() {
   $("abandon").addEventListener("click", () =>
     simple("/api/abandon", "Abandon this game? It cannot be resumed.", "The game is abandoned."));
   drawSetupOptions();
-  loadSession().then(listen);
+  loadSession();
 }
 
 document.addEventListener("DOMContentLoaded", init);
