@@ -46,22 +46,31 @@ class WebSide:
         self.desk = PairingDesk(PairingStore.load(config.state_dir), self._show, self._say,
                                 config.web.pairing_seconds)
         self.enrol = EnrolDesk(daemon.readers, daemon.identifier.registry, self._say)
-        self._wrap_narrator()
+        self._wrap_session()
 
     # -- the session's voice, copied for the page ------------------------------------------
 
-    def _wrap_narrator(self) -> None:
-        """Tee the session's play-by-play into the feed (again after a new session object)."""
+    def _wrap_session(self) -> None:
+        """Tee the session's play-by-play into the feed, and while a phone waits to pair make
+        the `pairing` pattern the lights' resting picture, so an answer to a tap in the window
+        does not put it out (again after a new session object)."""
         session = self.daemon.session
         if session.narrate is self._wrapped:
             return
-        inner = session.narrate
+        inner, turn = session.narrate, session.show_turn
 
         def narrate(text: str) -> None:
             self._note(text)
             inner(text)
 
+        def show_turn() -> None:
+            if self.desk.waiting:
+                self._show("pairing", False)
+            else:
+                turn()
+
         self._wrapped = session.narrate = narrate
+        session.show_turn = show_turn
 
     def _note(self, text: str) -> None:
         self.seq += 1
@@ -101,7 +110,7 @@ class WebSide:
     # -- snapshots ---------------------------------------------------------------------------
 
     def current_counter(self) -> int:
-        self._wrap_narrator()
+        self._wrap_session()
         session = self.daemon.session
         key = (id(session), id(session.state), session.actions, id(session.last),
                self.desk.version)

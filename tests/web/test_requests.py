@@ -102,3 +102,17 @@ def test_a_state_folder_that_cannot_take_the_journal_is_named(tmp_path, monkeypa
     monkeypatch.setattr(shutil, "disk_usage", lambda _p: shutil._ntuple_diskusage(1, 1, 10**6))
     low = check_state_folder(tmp_path)
     assert low.status == "warning" and "0 MiB free" in low.detail
+
+
+def test_the_pairing_lights_come_back_after_an_answer_in_the_window(tmp_path):
+    daemon, ctx = magic_keys_table(tmp_path, players=("ana", "ben"))
+    web_requests.attach(daemon)
+    lights = daemon.session.outputs.lights
+    web_requests.handle(daemon, {"pair": {"token_sha256": H}})
+    tap(daemon, ctx, "magic-keys/key/blue/3")  # a move in the window: its answer shows...
+    assert lights.pattern != "pairing"
+    daemon.run_for(daemon.session.config.lights.feedback_seconds + 0.2)
+    assert lights.pattern == "pairing"  # ...then the table goes back to asking for the card
+    daemon.run_for(30)
+    daemon.run_for(daemon.session.config.lights.feedback_seconds + 0.2)
+    assert lights.pattern == "turn"  # the window closed: whose turn again
