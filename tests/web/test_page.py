@@ -240,3 +240,15 @@ def test_the_table_is_checked_from_the_phone(table, page_of):
     assert "state folder" in page.inner_text("#findings")
     check_phone_layout(page)
     shoot(page, "doctor", "#doctor")
+
+
+def test_a_game_is_abandoned_from_the_phone(table, page_of):
+    """Last in this module: after it the table has no game to play on."""
+    if not table.has_family_table_kinds():
+        pytest.skip("the daemon's dispatch has no `abandon` yet (the family-table work)")
+    page = page_of(table)
+    pair(page, table)
+    page.on("dialog", lambda dialog: dialog.accept())  # "Abandon this game?"
+    page.click("#abandon")
+    page.wait_for_selector("#toast:has-text('abandoned')")
+    assert page.errors == []
