@@ -4,6 +4,8 @@ from the phone while the dominoes are tapped in the simulator."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 import time
 from pathlib import Path
 
@@ -13,7 +15,10 @@ import yaml
 from tests.web.table import Table
 
 ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "docs" / "screenshots"
+# TABLETAP_SCREENSHOTS=1 writes the screenshots into docs/ (look at each before committing);
+# otherwise they go to a temporary folder, so a test run leaves the tree as it was.
+SHOTS = (ROOT / "docs" / "screenshots" if os.environ.get("TABLETAP_SCREENSHOTS") == "1"
+         else Path(tempfile.mkdtemp(prefix="tabletap-shots-")))
 SCENARIO = ROOT / "scenarios" / "kingdomino" / "two-players.yaml"
 FACINGS = ["east", "south", "west", "north"]
 
