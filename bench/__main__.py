@@ -10,6 +10,7 @@ import importlib
 import sys
 
 MODULES: list[str] = ["core", "oversiege", "kingdomino", "serial", "nfc", "gpio", "voice", "kttk"]
+MODULES += ["web"]  # the phone page (tabletap.web), on its own line for merging
 
 
 def main(argv: list[str]) -> int:

@@ -138,6 +138,19 @@ class PollConfig(Strict):
     miss_threshold: int = Field(2, ge=1)  # clean misses in a row before a piece counts as lifted
 
 
+class WebConfig(Strict):
+    """The phone page (`tabletap web`, docs/WEB.md): off unless enabled; it binds only here."""
+
+    enabled: bool = False
+    port: int = Field(8080, ge=1, le=65535)
+    bind: str = "127.0.0.1"  # "0.0.0.0" to reach it from phones on the home network
+    public: bool = True  # anyone on the network may watch; False: only paired browsers
+    mdns: bool = True  # announce tabletap.local on the network (the zeroconf package)
+    pairing_seconds: float = Field(30.0, ge=5, le=300)  # how long the parent card may take
+    pairing_attempts: int = Field(5, ge=1, le=100)  # per minute from one address
+    hostname: str = Field("tabletap", pattern=r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")
+
+
 class Config(Strict):
     game: str | None = None  # the game `tabletap run` starts when there is none to resume
     players: list[str] = []
@@ -161,6 +174,7 @@ class Config(Strict):
     state_dir: str = "state"
     uid_registry: str | None = None  # defaults to <state_dir>/uids.yaml
     log_level: Literal["debug", "info", "warning", "error"] = "info"
+    web: WebConfig = WebConfig()
 
     def options_for(self, game: str) -> dict[str, Any]:
         """The options a game starts with when the family chooses it: `game_options[game]`,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from typing import Any
 
 from tabletap.controller.games.base import ButtonPressed, PieceLifted, PiecePlaced
 from tabletap.controller.identity import Identifier, IdentityError
@@ -74,6 +75,10 @@ class Daemon:
     identifier: Identifier
     poll_period: float = 0.1
     miss_threshold: int = 2
+    # Parent cards (`admin/<n>`) go here, never to the game, and every tag while a box is being
+    # enrolled: an object with tap(reader, piece, now), takes_tag(kind, reader, tag) and
+    # tick(now), the phone page's desk (controller.web_requests.attach).
+    admin: Any = None
     _supervised: dict[str, SupervisedReader] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -102,9 +107,13 @@ class Daemon:
                 self.session.input(inp, now)
             else:
                 self.session.handle(ButtonPressed(inp.name, inp.kind == "hold"), now)
+        if self.admin is not None:
+            self.admin.tick(self.clock.now())
         self.session.tick(self.clock.now())
 
     def _presence(self, kind: str, reader: str, tag: object, now: float) -> None:
+        if self.admin is not None and self.admin.takes_tag(kind, reader, tag):
+            return  # a box of tags is being enrolled from the phone
         try:
             piece = self.identifier.identify(tag)  # type: ignore[arg-type]
         except IdentityError as exc:
@@ -118,6 +127,10 @@ class Daemon:
             if kind == "placed":
                 code, sentence = IDENTITY_CODES["corrupt"]
                 self.session.reject(Rejection(code, f"{sentence} ({exc})"), now)
+            return
+        if self.admin is not None and piece.startswith("admin/"):
+            if kind == "placed":
+                self.admin.tap(reader, piece, now)
             return
         event = PiecePlaced(reader, piece) if kind == "placed" else PieceLifted(reader, piece)
         if kind == "placed":

@@ -6,3 +6,4 @@ exit code). Add a module by adding its name to COMMANDS.
 
 COMMANDS: list[str] = ["run", "state", "do", "score", "doctor", "tags", "firmware", "table",
                        "content"]
+COMMANDS += ["web"]  # the phone page (tabletap.web), kept on its own line for merging

@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from tabletap.controller import web_requests
 from tabletap.controller.clock import SystemClock
 from tabletap.controller.commands.common import (
     PERMISSION_HINT,
@@ -29,6 +30,7 @@ from tabletap.controller.commands.common import (
 from tabletap.controller.control import ControlServer, socket_path
 from tabletap.controller.journal import JournalError
 from tabletap.controller.requests import dispatch
+from tabletap.controller.requests import register as register_request
 from tabletap.controller.runtime import GameSpec, StartError, open_table
 
 log = logging.getLogger("tabletap.run")
@@ -93,6 +95,9 @@ def run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
+    web_requests.attach(daemon)  # the phone page's pairing desk and feed
+    for kind, handler in web_requests.HANDLERS.items():
+        register_request(kind, handler)
     control = ControlServer(socket_path(config.state_dir), lambda req: dispatch(daemon, req))
     lines: queue.Queue[str | None] = queue.Queue()
     if simulator is not None:
