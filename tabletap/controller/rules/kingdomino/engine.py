@@ -13,8 +13,6 @@ its dominoes has been tapped (`confirm`), and a gem turned up to replace a claim
 
 from __future__ import annotations
 
-import copy
-
 from tabletap.controller.rules.base import JSON, Event, Outcome, Rejection, chance
 from tabletap.controller.rules.kingdomino import actions as act
 from tabletap.controller.rules.kingdomino import state as st
@@ -64,10 +62,11 @@ class KingdominoEngine:
         if state.step == "over":
             raise Rejection("game-over", "This game is over; start a new one.")
         self._gate(state, action)
-        s = copy.deepcopy(state)
+        s = state.fork()
         events: list[Event] = []
         handler = getattr(self, f"_do_{action.action}")
         resolved: Action = handler(s, action, events)
+        s.settled()
         before, after = self.current_player(state), self.current_player(s)
         if after is not None and (after != before or s.round != state.round):
             events.append(Event("turn", f"{after}'s turn.", {"player": after}))

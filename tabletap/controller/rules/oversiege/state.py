@@ -8,13 +8,13 @@ neither in play nor in the discard pile is "in hand or deck"; that is all a tapp
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from tabletap.controller.rules.oversiege.data import CASTLE_CARDS, CHAMBER, Cards
+from tabletap.controller.rules.sharing import CopyOnRead, peek, settle
 
 HAND_KEPT = 2  # "You must ALWAYS end your turn with two cards in your hand."
 
@@ -56,44 +56,6 @@ class Side:
                 "hand": self.hand, "deck": self.deck, "discard": list(self.discard)}
 
 
-class _CopyOnRead(Mapping[str, Side]):
-    """The sides of a forked state: a side is copied the first time it is looked up, so a
-    play that touches two castles of ten copies two. Iterating the values reads the shared
-    sides without copying (the engine only reads through them)."""
-
-    __slots__ = ("_shared", "_own")
-
-    def __init__(self, shared: Mapping[str, Side]) -> None:
-        self._shared = shared
-        self._own: dict[str, Side] = {}
-
-    def __getitem__(self, name: str) -> Side:
-        own = self._own.get(name)
-        if own is None:
-            own = self._own[name] = self._shared[name].clone()
-        return own
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._shared)
-
-    def __len__(self) -> int:
-        return len(self._shared)
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._shared
-
-    def peek(self, name: str) -> Side:
-        """The side as it is now, without copying it (for reading only)."""
-        return self._own.get(name) or self._shared[name]
-
-    def values(self) -> Any:  # type: ignore[override]
-        return [self._own.get(n) or s for n, s in self._shared.items()]
-
-    def settle(self) -> dict[str, Side]:
-        """A plain dict: the copied sides and the shared, untouched ones."""
-        return {n: self._own.get(n) or s for n, s in self._shared.items()}
-
-
 @dataclass(slots=True, kw_only=True)
 class OversiegeState:
     players: list[str]  # deck names, seats in turn order
@@ -125,14 +87,12 @@ class OversiegeState:
             players=self.players, teams=self.teams, bridge=self.bridge,
             first_crown_wins=self.first_crown_wins, seed=self.seed, turn=self.turn,
             turn_number=self.turn_number, drawn=self.drawn,
-            sides=_CopyOnRead(self.sides),  # type: ignore[arg-type]
+            sides=CopyOnRead(self.sides, Side.clone),  # type: ignore[arg-type]
             winners=list(self.winners),
         )
 
     def settled(self) -> OversiegeState:
-        sides = self.sides
-        if isinstance(sides, _CopyOnRead):
-            self.sides = sides.settle()
+        self.sides = settle(self.sides)
         return self
 
     @property
@@ -150,9 +110,7 @@ class OversiegeState:
         return other not in self.team_of(player)
 
     def in_game(self, player: str) -> bool:
-        sides = self.sides
-        side = sides.peek(player) if isinstance(sides, _CopyOnRead) else sides[player]
-        return not side.chamber_open
+        return not peek(self.sides, player).chamber_open
 
     def to_json(self) -> dict[str, Any]:
         return {
