@@ -111,6 +111,16 @@ def _kingdomino_greedy(engine: Any, state: Any, legal: list[Any], rng: random.Ra
     return rng.choice(choice)
 
 
+def _throw_dice(state: Any, action: Any, rng: random.Random) -> Any:
+    """Magic Keys with digital dice: the dice are thrown here, as a table with real dice
+    would hand them over (`Roll(faces)`, which the engine checks), from the game's generator,
+    so a game is one seeded stream and no roll pays for seeding its own generator."""
+    if type(action).__name__ == "Roll" and action.dice is None:
+        from tabletap.controller.rules.magic_keys.play import FACES
+        return type(action)(tuple(rng.choice(FACES) for _ in range(state.dice)))
+    return action
+
+
 _CHOOSERS: dict[tuple[str, str], Chooser] = {
     ("oversiege", "random"): _oversiege_random,
     ("oversiege", "greedy"): _oversiege_greedy,
@@ -160,9 +170,13 @@ def play_game(
     state = engine.new_game(list(players), seed, dict(options or {}), {})
     actions = turns = 0
     mover = engine.current_player(state)
+    resolve = _throw_dice if game == "magic-keys" else None
     while not engine.is_over(state) and actions < max_actions:
         legal = engine.legal_actions(state)
-        state = engine.apply(state, choose(engine, state, legal, rng)).state
+        action = choose(engine, state, legal, rng)
+        if resolve is not None:
+            action = resolve(state, action, rng)
+        state = engine.apply(state, action).state
         actions += 1
         now = engine.current_player(state)
         if now != mover:
