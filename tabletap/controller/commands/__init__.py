@@ -4,4 +4,4 @@ A module's `register` adds its parser and sets `func` (called with the parsed ar
 exit code). Add a module by adding its name to COMMANDS.
 """
 
-COMMANDS: list[str] = ["run", "state", "do", "score", "doctor", "tags", "firmware"]
+COMMANDS: list[str] = ["run", "state", "do", "score", "doctor", "tags", "firmware", "selfplay"]

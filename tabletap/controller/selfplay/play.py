@@ -151,12 +151,15 @@ class GameRecord:
     turns: int  # turns taken (a seat change counts one)
     scores: dict[str, int]
     finished: bool
-    bonuses: dict[str, dict[str, int]] = field(default_factory=dict)  # Kingdomino variants
+    order: list[str] = field(default_factory=list)  # players by their first turn
+    # Kingdomino: the variant bonuses each finished kingdom earns, whether or not the game
+    # played with that variant (so one run tells how often each would be earned)
+    bonuses: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {"seed": self.seed, "players": self.players, "winners": self.winners,
                 "actions": self.actions, "turns": self.turns, "scores": self.scores,
-                "finished": self.finished, "bonuses": self.bonuses}
+                "finished": self.finished, "order": self.order, "bonuses": self.bonuses}
 
 
 def play_game(
@@ -170,6 +173,7 @@ def play_game(
     state = engine.new_game(list(players), seed, dict(options or {}), {})
     actions = turns = 0
     mover = engine.current_player(state)
+    order = [mover] if mover is not None else []
     resolve = _throw_dice if game == "magic-keys" else None
     while not engine.is_over(state) and actions < max_actions:
         legal = engine.legal_actions(state)
@@ -182,8 +186,13 @@ def play_game(
         if now != mover:
             turns += 1
             mover = now
+            if now is not None and now not in order:
+                order.append(now)
+    order += [p for p in players if p not in order]
     bonuses: dict[str, dict[str, int]] = {}
     if game == "kingdomino":
-        bonuses = {p: dict(engine.breakdown(state, p).bonuses) for p in players}
+        from tabletap.controller.rules.kingdomino.scoring import variant_bonuses
+        bonuses = {p: variant_bonuses(state.kingdoms[p].cells, state.size, True, True)
+                   for p in players}
     return GameRecord(seed, list(players), engine.winners(state), actions, turns,
-                      engine.scores(state), engine.is_over(state), bonuses)
+                      engine.scores(state), engine.is_over(state), order, bonuses)
