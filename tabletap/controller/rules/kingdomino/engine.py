@@ -49,6 +49,13 @@ from tabletap.controller.rules.kingdomino.treasures import (
 class KingdominoEngine:
     name = "kingdomino"
 
+    def __init__(self) -> None:
+        # A kingdom's breakdown, kept while the kingdom object lives unchanged: an action copies
+        # the kingdom it changes (KingdominoState.fork), so an unchanged kingdom is the same
+        # object and is not scored again for every scores(), winners() and public_view(). The
+        # sizes guard against a kingdom edited in place by hand (tests do).
+        self._scored: dict[tuple[object, ...], tuple[object, tuple[int, int], Breakdown]] = {}
+
     # -- the Engine protocol ---------------------------------------------------------------
 
     def new_game(
@@ -165,12 +172,22 @@ class KingdominoEngine:
         """This game's breakdown; variant bonuses only once the game is over (they judge the
         finished kingdom)."""
         k = state.kingdoms[player]
+        finished = state.step == "over" or self._game_finished(state)
+        key = (id(k), finished, state.size, state.options["middle_kingdom"],
+               state.options["harmony"])
+        known = self._scored.get(key)
+        if known is not None and known[0] is k and known[1] == (len(k.cells), len(k.gems)):
+            return known[2]
         bonuses: dict[str, int] = {}
-        if state.step == "over" or self._game_finished(state):
+        if finished:
             bonuses = variant_bonuses(
                 k.cells, state.size, state.options["middle_kingdom"], state.options["harmony"]
             )
-        return score_kingdom(k.cells, k.gems, bonuses)
+        scored = score_kingdom(k.cells, k.gems, bonuses)
+        if len(self._scored) >= 4096:
+            self._scored.clear()
+        self._scored[key] = (k, (len(k.cells), len(k.gems)), scored)
+        return scored
 
     def scores(self, state: KingdominoState) -> dict[str, int]:
         return {

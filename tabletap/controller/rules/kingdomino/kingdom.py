@@ -133,10 +133,13 @@ def corner_cells(corner: Pos) -> tuple[Pos, Pos, Pos, Pos]:
 
 def is_treasure_corner(cells: Cells, corner: Pos) -> bool:
     """Four squares of four different landscapes meet here (the castle is not a landscape)."""
-    squares = [cells.get(p) for p in corner_cells(corner)]
-    if any(sq is None or sq.terrain == CASTLE for sq in squares):
-        return False
-    return len({sq.terrain for sq in squares if sq is not None}) == 4
+    terrains = set()
+    for p in corner_cells(corner):
+        sq = cells.get(p)
+        if sq is None or sq.terrain == CASTLE:
+            return False
+        terrains.add(sq.terrain)
+    return len(terrains) == 4
 
 
 def new_treasure_corners(cells: Cells, placed: Iterable[Pos]) -> list[Pos]:
