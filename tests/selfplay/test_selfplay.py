@@ -86,6 +86,14 @@ def test_kingdomino_reports_variant_bonuses(capsys):
     assert "middle kingdom bonus:" in out and "not played" in out
 
 
+def test_bonus_rates_count_kingdoms_not_points():
+    records = [play_game("kingdomino", ["a", "b"], seed) for seed in range(12)]
+    s = summarise("kingdomino", records, "random", {}, 0)
+    for name, row in s["bonuses"].items():
+        earned = sum(1 for r in records for b in r.bonuses.values() if name in b)
+        assert row["kingdoms"] == earned and 0 <= row["rate"] <= 1
+
+
 def test_plot_is_a_png(tmp_path, capsys):
     target = tmp_path / "mk.png"
     assert main(["selfplay", "magic-keys", "--games", "20", "--jobs", "1",

@@ -30,7 +30,8 @@ def plot(summary: dict[str, Any], path: str) -> None:
     histogram = s["turns_histogram"]
     if histogram:
         lengths, counts = zip(*histogram, strict=True)
-        right.bar(lengths, counts, width=1.0, color="#55a868")
+        span = max(lengths) - min(lengths) + 1
+        right.hist(lengths, weights=counts, bins=min(span, 40), color="#55a868")
     right.set_xlabel("turns in the game")
     right.set_ylabel("games")
     right.set_title("How long a game lasts")

@@ -85,7 +85,7 @@ def summarise(
         for r in finished:
             for bonuses in r.bonuses.values():
                 kingdoms += 1
-                earned.update(bonuses)
+                earned.update(name for name, points in bonuses.items() if points)
         summary["bonuses"] = {
             name: {"kingdoms": earned[name], "rate": earned[name] / kingdoms if kingdoms else 0.0,
                    "counted": bool(options.get(name, False))}
