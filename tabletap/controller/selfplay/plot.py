@@ -22,6 +22,8 @@ def plot(summary: dict[str, Any], path: str) -> None:
     left.bar(positions, rates, color="#4c72b0", yerr=[below, above], capsize=4,
              label="win rate, 95 % CI")
     left.axhline(s["chance_rate"] * 100, color="#c44e52", linestyle="--", label="chance")
+    top = max([row["ci95"][1] for row in s["seats"]] + [s["chance_rate"]]) * 100
+    left.set_ylim(0, top * 1.35)  # room for the legend above the bars
     left.set_xticks(positions)
     left.set_xlabel("position in turn order (1 moves first)")
     left.set_ylabel("games won (%)")

@@ -39,7 +39,7 @@ def build_uart(name: str, cfg: ReaderConfig, context: dict[str, Any]) -> Pn532Re
     transport = UartTransport(
         serial_opener(cfg.port, cfg.baud), cfg.timeout, _reset(cfg), f"uart {cfg.port}"
     )
-    return Pn532Reader(name, transport)
+    return Pn532Reader(name, transport, arm=cfg.arm)
 
 
 def build_spi(name: str, cfg: ReaderConfig, context: dict[str, Any]) -> Pn532Reader:
