@@ -142,3 +142,22 @@ def test_legal_placements_are_what_check_placement_allows(game, seed, domino) ->
             d = dominoes()[domino]
             assert legal_placements(k.cells, s.size, d) == _placements_by_trying(k.cells, s.size, d)
         s = ENGINE.apply(s, rng.choice(ENGINE.legal_actions(s))).state
+
+
+@settings(max_examples=10, deadline=None)
+@given(game=GAMES, seed=st.integers(0, 2**31))
+def test_kept_territories_score_like_the_flood_fill(game, seed) -> None:
+    """Each kingdom keeps its territories square by square (regions.Regions) and the engine's
+    scores() sums them: after every action they must give score_kingdom's points, and the
+    scores the breakdown's (bonuses and a Dynasty's earlier games included)."""
+    from tabletap.controller.rules.kingdomino.regions import Regions
+    players, options = game
+    s = ENGINE.new_game(players, seed, {**options, "dynasty": seed % 3 == 0}, {})
+    rng = random.Random(seed)
+    while not ENGINE.is_over(s):
+        s = ENGINE.apply(s, rng.choice(ENGINE.legal_actions(s))).state
+        scores = ENGINE.scores(s)
+        for p, k in s.kingdoms.items():
+            assert k.points() == score_kingdom(k.cells, k.gems).score
+            assert k.points() == Regions.of(k.cells).points(k.gems)
+            assert scores[p] == sum(r[p][0] for r in s.results) + ENGINE.breakdown(s, p).score

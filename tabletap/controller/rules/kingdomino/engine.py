@@ -190,10 +190,20 @@ class KingdominoEngine:
         return scored
 
     def scores(self, state: KingdominoState) -> dict[str, int]:
-        return {
-            p: sum(r[p][0] for r in state.results) + self.breakdown(state, p).score
-            for p in state.players
-        }
+        """Each player's points: the kingdom's territories (kept by the kingdom as it grows),
+        the variant bonuses once the game is over, a Dynasty's earlier games; the same as
+        `breakdown(...).score` (the property tests check it) without building the breakdown."""
+        finished = state.step == "over" or self._game_finished(state)
+        out = {}
+        for p in state.players:
+            k = state.kingdoms[p]
+            points = k.points()
+            if finished:
+                points += sum(variant_bonuses(
+                    k.cells, state.size, state.options["middle_kingdom"],
+                    state.options["harmony"]).values())
+            out[p] = sum(r[p][0] for r in state.results) + points
+        return out
 
     def current_player(self, state: KingdominoState) -> str | None:
         if state.step == "over" or not state.order:
@@ -341,8 +351,8 @@ class KingdominoEngine:
         domino = dominoes()[number]
         check_placement(k.cells, s.size, domino, placement)
         first, second = placement.squares()
-        k.cells[first] = domino.left
-        k.cells[second] = domino.right
+        k.place(first, domino.left)
+        k.place(second, domino.right)
         k.placed.append(number)
         s.line = [x for x in s.line if x.domino != number]  # it left the line for the kingdom
         events.append(Event(

@@ -15,6 +15,7 @@ from typing import Any
 from tabletap.controller.rules.base import JSON, Rejection
 from tabletap.controller.rules.kingdomino.dominoes import Square
 from tabletap.controller.rules.kingdomino.kingdom import Pos
+from tabletap.controller.rules.kingdomino.regions import Regions
 from tabletap.controller.rules.kingdomino.scoring import PlacedGem
 from tabletap.controller.rules.sharing import CopyOnRead, settle
 
@@ -28,10 +29,33 @@ class Kingdom:
     gems: list[PlacedGem] = field(default_factory=list)
     placed: list[int] = field(default_factory=list)  # dominoes in the kingdom, in play order
     discards: list[int] = field(default_factory=list)
+    # its territories, kept up to date by `place` (read afresh when the cells were changed
+    # some other way): what makes `points` a short sum
+    regions: Regions | None = field(default=None, compare=False, repr=False)
 
     def copy(self) -> Kingdom:
         """A copy to change (squares and gems are frozen, so they are shared)."""
-        return Kingdom(dict(self.cells), list(self.gems), list(self.placed), list(self.discards))
+        regions = self.regions.copy() if self._regions_current() else None
+        return Kingdom(dict(self.cells), list(self.gems), list(self.placed), list(self.discards),
+                       regions)
+
+    def _regions_current(self) -> bool:
+        return self.regions is not None and self.regions.size == len(self.cells)
+
+    def place(self, pos: Pos, square: Square) -> None:
+        """Put one square into the kingdom, and into its territories."""
+        regions = self.territories()
+        self.cells[pos] = square
+        regions.add(pos, square)
+
+    def territories(self) -> Regions:
+        if not self._regions_current():
+            self.regions = Regions.of(self.cells)
+        return self.regions  # type: ignore[return-value]
+
+    def points(self) -> int:
+        """The score before variant bonuses (scoring.score_kingdom's, from the territories)."""
+        return self.territories().points(self.gems)
 
 
 @dataclass
