@@ -83,9 +83,11 @@ def waiting_latencies(
                 _at(clock, t_act, lambda t=tag: world.place("chest", t))
             else:
                 _at(clock, t_act, lambda t=tag: world.remove("chest", t.uid))
-            at = loop.run_until(lambda evs, k=kind: any(e.kind == k for e in evs), limit=5)
+            # with faults, a reader that goes missing is retried with a growing backoff
+            limit = 60 if faults is not None else 5
+            at = loop.run_until(lambda evs, k=kind: any(e.kind == k for e in evs), limit=limit)
             if at is None:
-                raise RuntimeError(f"no {kind} event within 5 s")
+                raise RuntimeError(f"no {kind} event within {limit} s")
             out.append(at - t_act)
         clock.sleep(rng.random() * PERIOD)
     return taps, lifts
@@ -288,9 +290,10 @@ def waiting_figures(wall: Clock) -> list[tuple]:
     ]
     _, lifts = waiting_latencies(VirtualClock(), 2000, seed=7, fresh=False,
                                  faults=FaultPlan(rate=0.05, seed=7))
-    out += [("lift-to-event median / p99 at 5% faults (sim, 2000 trials)",
-             statistics.median(lifts) * 1000, "ms"), ("   p99", pct(lifts, 0.99) * 1000, "ms")]
-    runs = 20
+    out += [("lift-to-event median at 5% faults (sim, 2000 trials)",
+             statistics.median(lifts) * 1000, "ms"), ("   p99", pct(lifts, 0.99) * 1000, "ms"),
+            ("   max (a reader missing, retried with backoff)", max(lifts) * 1000, "ms")]
+    runs = 10
     per10, injected, outages = phantoms(runs, 0.05, waiting=True)
     out += [
         (f"phantom removals per 10 min at 5% faults (sim, {runs} runs)", per10, "removals",
@@ -299,8 +302,8 @@ def waiting_figures(wall: Clock) -> list[tuple]:
          "faults"),
         ("reader-missing episodes per 10 min in those runs (sim)", outages, "episodes"),
     ]
-    per10, _, _ = phantoms(100, 0.05, kinds=("fade",), waiting=True)
-    out.append(("same, 5% of polls all clean misses (fade) (sim, 100 runs)", per10, "removals"))
+    per10, _, _ = phantoms(20, 0.05, kinds=("fade",), waiting=True)
+    out.append(("same, 5% of polls all clean misses (fade) (sim, 20 runs)", per10, "removals"))
     idle = cpu_per_minute(wall, 10, 0, waiting=True)
     out += [
         ("CPU per minute, empty field (wall, 10 s, emulator included)", idle, "cpu-s"),

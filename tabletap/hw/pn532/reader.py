@@ -23,11 +23,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from adafruit_pn532.adafruit_pn532 import PN532, BusyError
 
-from tabletap.controller.ports import Poll, ReaderUnavailable, TagRead, TagWriteError
+from tabletap.controller.clock import SystemClock
+from tabletap.controller.ports import Clock, Poll, ReaderUnavailable, TagRead, TagWriteError
 from tabletap.hw.pn532.buswait import BusTimeout
 from tabletap.hw.pn532.framing import ArmedSilence, PortGone, ReplyTimeout
 from tabletap.hw.pn532.transports import Transport
@@ -54,6 +55,19 @@ GARBLED_ERRORS = (RuntimeError, IndexError, TypeError, ValueError, AssertionErro
 
 
 T = TypeVar("T")
+
+
+# How long a reader that waits for taps (and so polls quickly while a piece rests) must fail
+# before it counts as missing: about what three polls at the 0.1 s period took.
+UNAVAILABLE_SECONDS_WAITING = 0.3
+
+
+def waiting_reader(cfg: Any, context: dict[str, Any]) -> dict[str, Any]:
+    """The reader settings that go with `readers.NAME.arm` (none when it is off)."""
+    if not cfg.arm:
+        return {}
+    return {"clock": context.get("clock") or SystemClock(),
+            "unavailable_seconds": UNAVAILABLE_SECONDS_WAITING}
 
 
 class NoAnswer(Exception):
@@ -96,6 +110,8 @@ class Pn532Reader:
         relists: int = 2,
         arm: float = 0.0,
         arm_after: int = 2,
+        clock: Clock | None = None,
+        unavailable_seconds: float = 0.0,
     ) -> None:
         if max_targets not in (1, 2):
             raise ValueError("a PN532 lists one or two targets at a time")
@@ -126,6 +142,11 @@ class Pn532Reader:
         self._pn: PN532 | None = None
         self._answered = False
         self._failures = 0
+        # With quick polls (poll.resting_period) three failed polls can be a 0.1 s blip: the
+        # reader then counts as missing only once it has also failed for this long (clock)
+        self.clock = clock
+        self.unavailable_seconds = unavailable_seconds
+        self._failing_since: float | None = None
         self._cache: dict[bytes, _Cached] = {}
         self._target: dict[bytes, int] = {}  # the tag a TagWriter call is working on
         self._opaque: set[bytes] = set()  # UIDs listed with a SEL_RES that is not type 2
@@ -209,7 +230,13 @@ class Pn532Reader:
             self.transport.disconnect()
         self._failures += 1
         self.stats["no_answer"] += 1
-        if not self._answered or self._failures >= self.unavailable_after:
+        now = self.clock.now() if self.clock is not None else 0.0
+        if self._failures == 1:
+            self._failing_since = now
+        long_enough = self.clock is None or (
+            now - (self._failing_since or now) >= self.unavailable_seconds
+        )
+        if not self._answered or (self._failures >= self.unavailable_after and long_enough):
             raise ReaderUnavailable(
                 f"reader {self.name} ({self.transport.description}) does not answer: {exc}"
             )
