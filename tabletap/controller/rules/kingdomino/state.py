@@ -93,12 +93,12 @@ class KingdominoState:
     # player -> [points, largest territory, crowns]
 
     def fork(self) -> KingdominoState:
-        """A copy to work an action out on: every list copied (they are short), the kingdoms
-        copied only when looked up. `settled()` before keeping it."""
-        return KingdominoState(
-            players=list(self.players), seed=self.seed, counter=self.counter,
-            options=dict(self.options), size=self.size, colours=dict(self.colours),
-            kings=dict(self.kings), deck=list(self.deck),
+        """A copy to work an action out on: the lists an action changes copied (they are
+        short), the kingdoms copied only when looked up. `settled()` before keeping it."""
+        return KingdominoState(  # players, options, colours, kings: never changed, shared
+            players=self.players, seed=self.seed, counter=self.counter,
+            options=self.options, size=self.size, colours=self.colours,
+            kings=self.kings, deck=list(self.deck),
             line=[Slot(x.domino, x.king) for x in self.line],
             next_line=[Slot(x.domino, x.king) for x in self.next_line],
             order=list(self.order), step=self.step, round=self.round,
