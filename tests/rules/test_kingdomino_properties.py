@@ -70,7 +70,7 @@ def _check_invariants(s: KingdominoState, cross_check: bool = False) -> None:
             k.cells, k.gems).score
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(game=GAMES, seed=st.integers(0, 2**31), choices=st.integers(0, 2**31))
 def test_random_legal_games(game: tuple[list[str], dict], seed: int, choices: int) -> None:
     players, options = game
@@ -137,11 +137,15 @@ def test_legal_placements_are_what_check_placement_allows(game, seed, domino) ->
     players, options = game
     s = ENGINE.new_game(players, seed, options, {})
     rng = random.Random(seed)
+    step = 0
     while not ENGINE.is_over(s):
-        for k in s.kingdoms.values():
-            d = dominoes()[domino]
-            assert legal_placements(k.cells, s.size, d) == _placements_by_trying(k.cells, s.size, d)
+        if step % 4 == 0:
+            for k in s.kingdoms.values():
+                d = dominoes()[domino]
+                assert legal_placements(k.cells, s.size, d) == _placements_by_trying(
+                    k.cells, s.size, d)
         s = ENGINE.apply(s, rng.choice(ENGINE.legal_actions(s))).state
+        step += 1
 
 
 @settings(max_examples=10, deadline=None)
