@@ -48,11 +48,15 @@ class CopyOnRead(Mapping[K, V], Generic[K, V]):
         return self._shared[key] if own is None else own
 
     def values(self) -> list[V]:  # type: ignore[override]
-        return [self.peek(k) for k in self._shared]
+        own = self._own
+        if not own:
+            return list(self._shared.values())
+        return [own.get(k, v) for k, v in self._shared.items()]
 
     def settle(self) -> dict[K, V]:
         """A plain dict: the copied values and the shared, untouched ones."""
-        return {k: self.peek(k) for k in self._shared}
+        own = self._own
+        return {k: own.get(k, v) for k, v in self._shared.items()}
 
 
 def settle(parts: Mapping[K, V]) -> dict[K, V]:

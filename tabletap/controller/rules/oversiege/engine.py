@@ -36,6 +36,7 @@ class OversiegeEngine:
     def __init__(self, cards: Cards | None = None) -> None:
         self.cards = cards if cards is not None else load_cards()
         self._decks: dict[str, list[str]] = {}  # player -> deck_cards(player), read once
+        self._castles: dict[str, list[str]] = {}  # player -> castle piece ids, built once
 
     # -- the Engine contract ------------------------------------------------------------------
 
@@ -143,6 +144,16 @@ class OversiegeEngine:
         if deck is None:
             deck = self._decks[player] = self.cards.deck_cards(player)
         return deck
+
+    def _castle(self, player: str) -> list[str]:
+        """The piece ids of a player's towers and entrance (built once per name)."""
+        ids = self._castles.get(player)
+        if ids is None:
+            ids = self._castles[player] = [castle_id(player, p) for p in (*TOWERS, ENTRANCE)]
+        return ids
+
+    def _chamber(self, player: str) -> str:
+        return castle_id(player, CHAMBER)
 
     def _side_of(self, state: OversiegeState, card: str) -> Side | None:
         try:
@@ -620,12 +631,12 @@ class OversiegeEngine:
         rebuildable: list[str] = []
         for other in state.players:
             o = state.sides[other]
-            parts = [castle_id(other, p) for p in (*TOWERS, ENTRANCE)]
+            parts = self._castle(other)
             if other in state.team_of(player):
                 rebuildable += parts
             else:
                 targets += parts + o.in_play()
-                chambers.append(castle_id(other, CHAMBER))
+                chambers.append(self._chamber(other))
         for card in loose:
             kind = self._kind(card)
             if kind in ARMAMENTS:
