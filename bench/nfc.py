@@ -175,6 +175,24 @@ def cpu_per_minute(clock: Clock, seconds: float, tags: int, waiting: bool = Fals
     return (time.process_time() - c0) / (clock.now() - t0) * 60
 
 
+def cpu_three_readers(clock: Clock, seconds: float, waiting: bool) -> float:
+    """CPU share of one core (%) for three readers with empty fields, polled one after the
+    other each pass as the daemon does (waiting: each waits a third of the period)."""
+    world = SimWorld(clock=clock)  # type: ignore[arg-type]
+    context: dict[str, Any] = {"world": world, "clock": clock, "faults": {}}
+    arm = PERIOD / 3 if waiting else 0.0
+    loops = [PollLoop(build_reader(name, ReaderConfig(baud=115200, arm=arm), context), clock,
+                      period=PERIOD) for name in ("chest", "pond", "board")]
+    end = clock.now() + seconds
+    c0, t0 = time.process_time(), clock.now()
+    while clock.now() < end:
+        started = clock.now()
+        for loop in loops:
+            loop.supervised.poll(clock.now())
+        clock.sleep(PERIOD - (clock.now() - started))
+    return (time.process_time() - c0) / (clock.now() - t0) * 100
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -310,5 +328,9 @@ def waiting_figures(wall: Clock) -> list[tuple]:
         ("   as a share of one core", idle / 60 * 100, "%", "idle_cpu_percent"),
         ("CPU per minute, 1 tag resting (wall, 10 s, emulator included)",
          cpu_per_minute(wall, 10, 1, waiting=True), "cpu-s"),
+        ("CPU, three readers, empty fields, polling every 0.1 s (wall, 10 s)",
+         cpu_three_readers(wall, 10, waiting=False), "%", "idle_cpu_percent_three_readers"),
+        ("CPU, three readers, empty fields, each waiting a third (wall, 10 s)",
+         cpu_three_readers(wall, 10, waiting=True), "%"),
     ]
     return out
