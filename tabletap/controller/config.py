@@ -30,6 +30,8 @@ class ReaderConfig(Strict):
     address: int = 0x24  # i2c
     reset_pin: str | None = None  # optional RSTPDN wiring
     timeout: float = 0.05  # seconds the adapter waits for one frame
+    # seconds an empty reader waits for a tap inside one poll (0: off); UART only (docs/nfc.md)
+    arm: float = Field(0.0, ge=0, le=1)
 
 
 SERVO_FRAME_SECONDS = 0.02  # 50 Hz, what hobby servos expect
@@ -136,6 +138,8 @@ class SerialConfig(Strict):
 class PollConfig(Strict):
     period: float = Field(0.1, gt=0)
     miss_threshold: int = Field(2, ge=1)  # clean misses in a row before a piece counts as lifted
+    # the period while a piece rests on a reader, so a lift is seen sooner (None: `period`)
+    resting_period: float | None = Field(None, gt=0)
 
 
 class WebConfig(Strict):

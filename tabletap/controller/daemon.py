@@ -137,6 +137,15 @@ class Daemon:
             log.info("reader %s: %s placed", reader, piece)
         self.session.handle(event, now)
 
+    def poll_wait(self, period: float, resting_period: float | None) -> float:
+        """How long one pass of the loop lasts: `resting_period` while a piece rests on any
+        reader (a lift is then seen sooner), else `period`."""
+        if resting_period is not None and any(
+            sup.tracker.present() for sup in self._supervised.values()
+        ):
+            return min(period, resting_period)
+        return period
+
     def run_for(self, seconds: float) -> None:
         """Tick for `seconds` of the daemon's clock (virtual in the simulator)."""
         end = self.clock.now() + seconds

@@ -119,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
                     answer = simulator.command(line, daemon.session.table)
                     if answer:
                         print(answer, flush=True)
-            clock.sleep(config.poll.period - (clock.now() - started))
+            wait = daemon.poll_wait(config.poll.period, config.poll.resting_period)
+            clock.sleep(wait - (clock.now() - started))
             sys.stdout.flush()
     finally:
         control.close()
