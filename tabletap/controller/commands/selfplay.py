@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 # Cheap to import: the engines, tqdm and matplotlib load only when the command runs.
-GAMES = ("kingdomino", "magic-keys", "oversiege")
+GAMES = ("kingdomino", "magic-keys", "oversiege", "key-to-the-kingdom")
 POLICIES = ("random", "greedy")
 
 
@@ -106,7 +106,11 @@ def selfplay(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"tabletap: selfplay: {exc}", file=sys.stderr)
         return 2
-    players = seat_names(args.game, args.players)
+    try:
+        players = seat_names(args.game, args.players)
+    except ValueError as exc:
+        print(f"tabletap: selfplay: {exc}", file=sys.stderr)
+        return 2
     try:  # a table the engine refuses is refused before any worker starts
         engine_for(args.game).new_game(list(players), args.seed, dict(options), {})
     except Rejection as exc:

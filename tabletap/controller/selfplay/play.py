@@ -42,6 +42,12 @@ def seat_names(game: str, players: int) -> list[str]:
     """Seat names a game accepts (Oversiege names decks: lower-case letters)."""
     if game == "oversiege":
         return [f"p{i + 1}" for i in range(players)]
+    if game == "key-to-the-kingdom":  # seats are the heroes of the default pack
+        from tabletap.controller.rules.key_to_the_kingdom.pack import load_pack
+        heroes = list(load_pack().heroes)
+        if players > len(heroes):
+            raise ValueError(f"Key to the Kingdom seats at most {len(heroes)} heroes")
+        return heroes[:players]
     return [f"seat{i + 1}" for i in range(players)]
 
 
@@ -121,6 +127,13 @@ def _throw_dice(state: Any, action: Any, rng: random.Random) -> Any:
     return action
 
 
+def _kttk_purposeful(engine: Any, state: Any, legal: list[Any], rng: random.Random) -> Any:
+    """Key to the Kingdom: head for the needed adventures (the game's own purposeful player);
+    uniform play wanders for thousands of actions before anyone wins."""
+    from tabletap.controller.rules.key_to_the_kingdom.selfplay import purposeful_action
+    return purposeful_action(state, rng)
+
+
 _CHOOSERS: dict[tuple[str, str], Chooser] = {
     ("oversiege", "random"): _oversiege_random,
     ("oversiege", "greedy"): _oversiege_greedy,
@@ -128,7 +141,12 @@ _CHOOSERS: dict[tuple[str, str], Chooser] = {
     ("magic-keys", "greedy"): _magic_keys_greedy,
     ("kingdomino", "random"): _uniform,
     ("kingdomino", "greedy"): _kingdomino_greedy,
+    ("key-to-the-kingdom", "random"): _uniform,
+    ("key-to-the-kingdom", "greedy"): _kttk_purposeful,
 }
+# Options a game plays with unless told otherwise: Key to the Kingdom's event cards are drawn
+# by the engine (nobody taps a physical deck).
+DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {"key-to-the-kingdom": {"digital_events": True}}
 
 
 def chooser(game: str, policy: str) -> Chooser:
@@ -170,7 +188,8 @@ def play_game(
     engine = engine_for(game)
     choose = chooser(game, policy)
     rng = random.Random(seed)
-    state = engine.new_game(list(players), seed, dict(options or {}), {})
+    table = {**DEFAULT_OPTIONS.get(game, {}), **(options or {})}
+    state = engine.new_game(list(players), seed, table, {})
     actions = turns = 0
     mover = engine.current_player(state)
     order = [mover] if mover is not None else []

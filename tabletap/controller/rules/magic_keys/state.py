@@ -3,7 +3,7 @@
 `MagicKeysState` is a small slotted class with pydantic's spelling (`model_copy(update=...)`,
 `model_dump`, `model_validate`): a new game and every JSON state are checked by the pydantic
 model `_Checked`, while `model_copy` - the engine's only way to make the next state, run on
-every action - is a plain copy of fifteen slots that shares the unchanged values (they are
+every action - is a plain copy of sixteen slots that shares the unchanged values (they are
 never edited in place). The old state stays as it was, so a rejected action leaves the
 family's game exactly where it was.
 """
@@ -91,6 +91,7 @@ class _Values(NamedTuple):
     dice: int
     showing: tuple[int, ...]
     rolled: bool
+    moved: bool
     rolls: int
 
 

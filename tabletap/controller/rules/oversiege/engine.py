@@ -111,7 +111,9 @@ class OversiegeEngine:
             return state.sides[state.current].hand <= HAND_KEPT
         if kind == "attack" and len(action.targets) == 1:
             part = self._kind(action.card or "")
-            return self.cards.projectiles[part].hits == 1 and action.targets[0] in aims[part]
+            if self.cards.projectiles[part].hits != 1:
+                return None  # a double at a lone card: apply judges that no second is in reach
+            return action.targets[0] in aims[part]
         if kind == "attack":
             return self._noted(state, action, action.targets[0], action.targets[1])
         if kind == "rebuild":
