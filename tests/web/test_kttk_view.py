@@ -1,0 +1,85 @@
+"""Key to the Kingdom on the phone, in a real browser against a real simulated table: the board
+state drawn, a physical roll entered by number (a face the die lacks refused with the engine's
+sentence), an item subtracted from the roll, and a landing space with several choices picked
+by touch, the table's state following; a watcher's touches refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.table import Table
+from tests.web.test_page import check_phone_layout, pair, shoot
+
+# Physical dice (the roll is entered as the table saw it), the knight first: from the start
+# space v1 a 5 reaches five spaces, a 1 two (v2 and v12), whatever the seed.
+GAME = {"game": "key-to-the-kingdom", "players": ["knight", "wizard"], "seed": 7,
+        "options": {"dice": "physical"}, "setup": {"first": "knight"}}
+
+
+@pytest.fixture()
+def kttk_table(tmp_path):
+    t = Table(tmp_path, GAME)
+    yield t
+    t.stop()
+
+
+def landing(page) -> list[str]:
+    return page.eval_on_selector_all("#kt-landing button", "bs => bs.map((b) => b.dataset.space)")
+
+
+def test_watcher_sees_the_board_and_cannot_change_it(kttk_table, page_of):
+    page = page_of(kttk_table)
+    page.wait_for_selector("#kt-board .kt-space")
+    assert page.inner_text("#turn") == "knight's turn"
+    assert "rolls to move or takes a heroic nap" in page.inner_text("#todo")
+    # Every hero on the start space, with their eight items available; lands and flaps.
+    assert page.inner_text(".kt-space.taken[data-space='v1']").count("knight") == 1
+    assert len(page.query_selector_all("[data-hero='wizard'] .kt-item:not(.exhausted)")) == 8
+    assert "Folded away: marsh (west flap, open side), caves (east flap, open side)" in page.inner_text(
+        "#kt-folded")
+    assert "on the throne" in page.inner_text("#kt-board")
+    # No tools for a watcher, and the API refuses a change sent by hand.
+    assert page.query_selector("#kt-roll") is None
+    assert page.query_selector("button.kt-space") is None
+    status = page.evaluate("""fetch('/api/do', {method: 'POST', credentials: 'same-origin',
+        headers: {'Content-Type': 'application/json', 'X-CSRF-Token': 'x'},
+        body: JSON.stringify({action: 'roll', value: 5})}).then((r) => r.status)""")
+    assert status in (401, 403)
+    assert kttk_table.state()["phase"] == "turn"
+    assert page.errors == []
+
+
+def test_a_roll_an_item_and_a_landing_space_chosen_by_touch(kttk_table, page_of):
+    table = kttk_table
+    page = page_of(table)
+    page.wait_for_selector("#kt-board .kt-space")
+    pair(page, table)
+    # A face the hero die lacks: refused, with the engine's sentence, and nothing changes.
+    page.fill("#kt-roll-value", "9")
+    page.click("#kt-roll")
+    page.wait_for_selector("#refusal-text:has-text('no face 9')")
+    assert table.state()["phase"] == "turn"
+    # A 5: five landing spaces, each listed and highlighted on the board.
+    page.fill("#kt-roll-value", "5")
+    page.click("#kt-roll")
+    page.wait_for_selector("#kt-landing button")
+    assert landing(page) == ["v6", "v8", "h11", "m3", "m7"]
+    assert sorted(page.eval_on_selector_all(
+        "button.kt-space.reach", "bs => bs.map((b) => b.dataset.space)")) == sorted(landing(page))
+    assert "= 5" in page.inner_text("#kt-roll-now")
+    check_phone_layout(page)
+    shoot(page, "key-to-the-kingdom", "#kt-now")
+    shoot(page, "key-to-the-kingdom-board", "#kt-heroes")
+    # The sword subtracted (-4): a 1 reaches two spaces; the sword is exhausted.
+    page.click(".kt-use[data-item='knight/sword'][data-sign='-1']")
+    page.wait_for_selector("#kt-roll-now:has-text('= 1')")
+    assert landing(page) == ["v2", "v12"]
+    assert page.query_selector("[data-hero='knight'] .kt-item.exhausted[data-item='knight/sword']")
+    # Touch the highlighted space on the board: the table moves the knight there.
+    page.click("button.kt-space.reach[data-space='v12']")
+    page.wait_for_selector("[data-hero='knight'] h3:has-text('on v12')")
+    knight = table.state()["heroes"]["knight"]  # the daemon's own view of the game
+    assert knight["space"] == "v12"
+    assert "knight/sword" in knight["exhausted"]
+    page.wait_for_selector("#turn:has-text(\"wizard's turn\")")
+    assert page.errors == []
