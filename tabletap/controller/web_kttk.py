@@ -25,7 +25,7 @@ def extras(engine: Any, state: KttkState) -> JSON:
     return {
         "lands": [_land(state, land, spaces) for land, spaces in pack.lands.items()
                   if land != "courtyard"],
-        "courtyard": [[s, s in state.positions.values()] for s in pack.courtyard],
+        "courtyard": [[s, describe(state, s)] for s in pack.courtyard],
         "items": {hero: [_item(state, i) for i in state.owned(hero)] for hero in state.players},
         "companions": {hero: [{"card": n, "name": pack.card(n).name, "bonus": pack.card(n).bonus}
                               for n in state.companions[hero]] for hero in state.players},
@@ -79,7 +79,8 @@ def _step(state: KttkState) -> JSON | None:
                 "companion": None,
                 "shortcut": Play(state).shortcut_help() if phase == "castle" else None}
     if "target" in ask and (phase == "challenge" or purpose == "challenge"):
-        return {"kind": "challenge", "hero": ask["hero"], "name": str(ask.get("source", "challenge")),
-                "step": None, "steps": None, "target": ask["target"], "item": None,
+        name = str(ask.get("source", "challenge"))
+        return {"kind": "challenge", "hero": ask["hero"], "name": name, "step": None,
+                "steps": None, "target": ask["target"], "item": None,
                 "companion": None, "shortcut": None}
     return None

@@ -11,9 +11,11 @@ from tests.web.table import Table
 from tests.web.test_page import check_phone_layout, pair, shoot
 
 # Physical dice (the roll is entered as the table saw it), the knight first: from the start
-# space v1 a 5 reaches five spaces, a 1 two (v2 and v12), whatever the seed.
+# space v1 a 5 reaches five spaces, a 1 two (v2 and v12), whatever the seed. The wizard waits
+# beside the fire mountain (h6, the red key adventure, step 1 of 5: 3 or more).
 GAME = {"game": "key-to-the-kingdom", "players": ["knight", "wizard"], "seed": 7,
-        "options": {"dice": "physical"}, "setup": {"first": "knight"}}
+        "options": {"dice": "physical"},
+        "setup": {"first": "knight", "positions": {"wizard": "h5"}}}
 
 
 @pytest.fixture()
@@ -35,8 +37,8 @@ def test_watcher_sees_the_board_and_cannot_change_it(kttk_table, page_of):
     # Every hero on the start space, with their eight items available; lands and flaps.
     assert page.inner_text(".kt-space.taken[data-space='v1']").count("knight") == 1
     assert len(page.query_selector_all("[data-hero='wizard'] .kt-item:not(.exhausted)")) == 8
-    assert "Folded away: marsh (west flap, open side), caves (east flap, open side)" in page.inner_text(
-        "#kt-folded")
+    folded = page.inner_text("#kt-folded")
+    assert folded == "Folded away: marsh (west flap, open side), caves (east flap, open side)"
     assert "on the throne" in page.inner_text("#kt-board")
     # No tools for a watcher, and the API refuses a change sent by hand.
     assert page.query_selector("#kt-roll") is None
@@ -82,4 +84,15 @@ def test_a_roll_an_item_and_a_landing_space_chosen_by_touch(kttk_table, page_of)
     assert knight["space"] == "v12"
     assert "knight/sword" in knight["exhausted"]
     page.wait_for_selector("#turn:has-text(\"wizard's turn\")")
+    # The wizard's 1 reaches the fire mountain: touched, the adventure's first step shows.
+    page.fill("#kt-roll-value", "1")
+    page.click("#kt-roll")
+    page.wait_for_selector("#kt-landing button")
+    assert landing(page) == ["h4", "h6"]
+    page.click("#kt-landing button[data-space='h6']")
+    page.wait_for_selector("#kt-step")
+    assert "wizard on fire mountain (the red key): step 1 of 5" in page.inner_text("#kt-step")
+    assert "3 or more" in page.inner_text("#kt-step")
+    assert table.state()["phase"] == "adventure"
+    shoot(page, "key-to-the-kingdom-adventure", "#kt-now")
     assert page.errors == []

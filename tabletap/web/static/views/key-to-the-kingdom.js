@@ -103,7 +103,7 @@
     const rolls = legal.filter((a) => a.action === "roll");
     if (rolls.length && rolls.some((a) => a.value !== undefined)) {
       const input = h("input", { id: "kt-roll-value", type: "number", inputmode: "numeric", min: "0",
-        max: "99", value: ui.roll, "aria-label": "the roll the die shows",
+        max: "99", value: ui.roll, placeholder: rolls.map((a) => a.value).join(" "),
         oninput: (e) => { ui.roll = e.target.value; } });
       const send = () => {
         const n = Number(input.value);
@@ -112,7 +112,7 @@
         ctx.act({ action: "roll", value: n });
       };
       out.push(h("div", { class: "tools kt-rollbox" },
-        h("label", { class: "kt-rolllabel" }, `Die shows (${rolls.map((a) => a.value).join(", ")})`, input),
+        h("label", { class: "kt-rolllabel" }, "What the die shows", input),
         h("button", { type: "button", id: "kt-roll", onclick: send }, "Enter the roll")));
     } else if (rolls.length) {
       out.push(h("div", { class: "tools" }, h("button", { type: "button", id: "kt-roll",
@@ -220,7 +220,7 @@
       folded.length ? h("p", { class: "muted", id: "kt-folded" },
         `Folded away: ${folded.map((l) => `${words(l.land)} (${l.flap} flap, ${l.side} side)`).join(", ")}`) : null,
       h("h3", {}, "Courtyard"),
-      h("div", { class: "kt-spaces", id: "kt-courtyard" }, snap.extra.courtyard.map(([id]) => space([id, "courtyard"]))),
+      h("div", { class: "kt-spaces", id: "kt-courtyard" }, snap.extra.courtyard.map(space)),
       h("h3", {}, "The Demon King's castle"),
       h("ol", { class: "kt-castle", id: "kt-castle" }, castle),
       h("dl", { class: "facts" },
