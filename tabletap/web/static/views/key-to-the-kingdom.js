@@ -89,11 +89,19 @@
     const sign = a.sign === -1 ? "−" : "+";
     const extra = a.target ? ` (exhausts ${ownerOf(a.target)}'s ${itemName(snap, a.target)})`
       : a.refresh ? ` (refreshes ${itemName(snap, a.refresh)})` : "";
-    const value = amount ?? (snap.extra.items[ownerOf(a.item)] || []).concat()
-      .filter((i) => i.id === a.item).map((i) => i.values[0])[0];
+    const own = (snap.extra.items[ownerOf(a.item)] || []).find((i) => i.id === a.item);
+    const comp = Object.values(snap.extra.companions).flat().find((c) => `event/${c.card}` === a.item);
+    const value = amount ?? (own ? own.values[0] : comp ? comp.bonus : "");
     return h("button", { type: "button", class: "secondary kt-use", "data-item": a.item,
       "data-sign": a.sign === -1 ? "-1" : "1",
-      onclick: () => ctx.act(a) }, `${sign}${value ?? ""} ${item}${extra}`);
+      onclick: () => ctx.act(a) }, `${sign}${value} ${item}${extra}`);
+  }
+
+  // [1, 2, ..., 8] -> "1–8"; faces with gaps are listed.
+  function faces(values) {
+    const v = [...values].sort((a, b) => a - b);
+    const run = v.every((x, i) => i === 0 || x === v[i - 1] + 1);
+    return run && v.length > 2 ? `${v[0]}–${v[v.length - 1]}` : v.join(" ");
   }
 
   function tools(snap, ctx) {
@@ -103,7 +111,7 @@
     const rolls = legal.filter((a) => a.action === "roll");
     if (rolls.length && rolls.some((a) => a.value !== undefined)) {
       const input = h("input", { id: "kt-roll-value", type: "number", inputmode: "numeric", min: "0",
-        max: "99", value: ui.roll, placeholder: rolls.map((a) => a.value).join(" "),
+        max: "99", value: ui.roll, placeholder: faces(rolls.map((a) => a.value)),
         oninput: (e) => { ui.roll = e.target.value; } });
       const send = () => {
         const n = Number(input.value);
