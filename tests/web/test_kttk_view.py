@@ -98,3 +98,30 @@ def test_a_roll_an_item_and_a_landing_space_chosen_by_touch(kttk_table, page_of)
     assert table.state()["phase"] == "adventure"
     shoot(page, "key-to-the-kingdom-adventure", "#kt-now")
     assert page.errors == []
+
+
+def test_a_heroic_nap_with_the_items_picked_by_touch(tmp_path, page_of):
+    # Six exhausted items, five may be refreshed: the page lets them be picked one by one.
+    tired = ["sword", "axe", "bow", "boots", "rope", "lantern"]
+    table = Table(tmp_path, {**GAME, "setup": {"first": "knight", "exhausted": {"knight": tired}}})
+    try:
+        page = page_of(table)
+        page.wait_for_selector("#kt-board .kt-space")
+        pair(page, table)
+        page.wait_for_selector("#kt-pick-nap")
+        assert len(page.query_selector_all("#kt-pick-nap button")) == 6
+        for item in ("sword", "bow"):
+            page.click(f"#kt-pick-nap button[data-item='knight/{item}']")
+            page.wait_for_selector(f"#kt-pick-nap button[data-item='knight/{item}']"
+                                   "[aria-pressed='true']")
+        assert page.inner_text("#kt-send-nap") == "Heroic nap: refresh sword, bow"
+        check_phone_layout(page)
+        page.click("#kt-send-nap")
+        page.wait_for_selector("#turn:has-text(\"wizard's turn\")")
+        knight = table.state()["heroes"]["knight"]
+        assert {"knight/sword", "knight/bow"} <= set(knight["available"])
+        assert sorted(knight["exhausted"]) == ["knight/axe", "knight/boots", "knight/lantern",
+                                               "knight/rope"]
+        assert page.errors == []
+    finally:
+        table.stop()

@@ -8,7 +8,10 @@
 "use strict";
 (() => {
   const { h } = window.TT;
-  const ui = { key: "", roll: "" };
+  const ui = { key: "", roll: "", pick: new Set() };
+  // Choices of several items: the engine lists every set of the largest size, so with more
+  // items than that the page lets them be picked one by one and sends the set.
+  const PICKS = { nap: "Heroic nap: refresh", refresh: "Refresh", exhaust: "Exhaust" };
   const words = (s) => String(s).replace(/-/g, " ");
   const SHORT = { start: "start", boring: "", event: "event", "demon die": "Demon die",
     genie: "genie", whirlpool: "whirlpool", void: "void" };
@@ -139,15 +142,28 @@
       out.push(h("h2", {}, "Change the roll with an item"),
         h("div", { class: "kt-choices", id: "kt-uses" }, uses.map((a) => useButton(snap, ctx, a))));
     }
-    const rest = legal.filter((a) => !["roll", "move", "use"].includes(a.action));
+    for (const [kind, verb] of Object.entries(PICKS)) {
+      const sets = legal.filter((a) => a.action === kind);
+      if (sets.length < 2) continue;
+      const pool = [...new Set(sets.flatMap((a) => a.items))];
+      const most = Math.max(...sets.map((a) => a.items.length));
+      const chosen = pool.filter((i) => ui.pick.has(i));
+      out.push(h("h2", {}, `${verb} up to ${most} of ${pool.length}`),
+        h("div", { class: "kt-choices", id: `kt-pick-${kind}` }, pool.map((i) =>
+          h("button", { type: "button", class: `kt-pick ${ui.pick.has(i) ? "" : "secondary"}`,
+            "data-item": i, "aria-pressed": ui.pick.has(i) ? "true" : "false",
+            onclick: () => { if (!ui.pick.delete(i)) ui.pick.add(i); window.TT.redraw(); } },
+          itemName(snap, i)))),
+        h("div", { class: "tools" }, h("button", { type: "button", id: `kt-send-${kind}`,
+          onclick: () => ctx.act({ action: kind, items: chosen }) },
+        `${verb} ${chosen.length ? chosen.map((i) => itemName(snap, i)).join(", ") : "nothing"}`)));
+    }
+    const picked = (a) => PICKS[a.action] && legal.filter((b) => b.action === a.action).length > 1;
+    const rest = legal.filter((a) => !["roll", "move", "use"].includes(a.action) && !picked(a));
     if (rest.length) {
-      const shown = rest.slice(0, 10);
-      out.push(h("div", { class: "kt-choices", id: "kt-other" }, shown.map((a) =>
+      out.push(h("div", { class: "kt-choices", id: "kt-other" }, rest.map((a) =>
         h("button", { type: "button", class: a.action === "nap" ? "secondary" : "", "data-action": a.action,
           onclick: () => ctx.act(a) }, label(snap, a)))));
-      if (rest.length > shown.length) {
-        out.push(h("p", { class: "muted" }, `${rest.length - shown.length} more choices: tap the items at the table.`));
-      }
     }
     return out;
   }
@@ -242,7 +258,7 @@
   window.TT.views["key-to-the-kingdom"] = {
     render(el, snap, ctx) {
       const key = `${snap.view.phase}/${snap.turn}/${snap.actions}`;
-      if (key !== ui.key) { ui.key = key; ui.roll = ""; }
+      if (key !== ui.key) { ui.key = key; ui.roll = ""; ui.pick = new Set(); }
       el.append(now(snap, ctx), heroes(snap, ctx), board(snap, ctx));
     },
   };
