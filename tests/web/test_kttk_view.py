@@ -73,7 +73,6 @@ def test_a_roll_an_item_and_a_landing_space_chosen_by_touch(kttk_table, page_of)
     assert "= 5" in page.inner_text("#kt-roll-now")
     check_phone_layout(page)
     shoot(page, "key-to-the-kingdom", "#kt-now")
-    shoot(page, "key-to-the-kingdom-board", "#kt-heroes")
     # The sword subtracted (-4): a 1 reaches two spaces; the sword is exhausted.
     page.click(".kt-use[data-item='knight/sword'][data-sign='-1']")
     page.wait_for_selector("#kt-roll-now:has-text('= 1')")
@@ -101,12 +100,24 @@ def test_a_roll_an_item_and_a_landing_space_chosen_by_touch(kttk_table, page_of)
 
 
 def test_a_heroic_nap_with_the_items_picked_by_touch(tmp_path, page_of):
-    # Six exhausted items, five may be refreshed: the page lets them be picked one by one.
+    # Six exhausted items, five may be refreshed: the page lets them be picked one by one. The
+    # knight also holds a red key piece and the Bee Cannon; the wizard a companion and the
+    # Demon die.
     tired = ["sword", "axe", "bow", "boots", "rope", "lantern"]
-    table = Table(tmp_path, {**GAME, "setup": {"first": "knight", "exhausted": {"knight": tired}}})
+    table = Table(tmp_path, {**GAME, "setup": {
+        "first": "knight", "exhausted": {"knight": tired}, "keys": {"knight": ["red"]},
+        "magic": {"knight": ["bee-cannon"]}, "companions": {"wizard": ["novice-knight"]},
+        "demon": "wizard"}})
     try:
         page = page_of(table)
         page.wait_for_selector("#kt-board .kt-space")
+        knight, wizard = "[data-hero='knight']", "[data-hero='wizard']"
+        assert page.inner_text(f"{knight} .kt-keys") == "red key piece"
+        assert page.inner_text(f"{knight} .kt-item.magic:not(.exhausted)") == "bee cannon ±5"
+        assert "companions: novice knight" in page.inner_text(f"{wizard} .kt-keys")
+        assert page.query_selector(f"{wizard} #kt-demon-holder")
+        assert "with wizard" in page.inner_text("#kt-board")
+        shoot(page, "key-to-the-kingdom-board", "#kt-heroes")
         pair(page, table)
         page.wait_for_selector("#kt-pick-nap")
         assert len(page.query_selector_all("#kt-pick-nap button")) == 6
@@ -118,9 +129,9 @@ def test_a_heroic_nap_with_the_items_picked_by_touch(tmp_path, page_of):
         check_phone_layout(page)
         page.click("#kt-send-nap")
         page.wait_for_selector("#turn:has-text(\"wizard's turn\")")
-        knight = table.state()["heroes"]["knight"]
-        assert {"knight/sword", "knight/bow"} <= set(knight["available"])
-        assert sorted(knight["exhausted"]) == ["knight/axe", "knight/boots", "knight/lantern",
+        hero = table.state()["heroes"]["knight"]
+        assert {"knight/sword", "knight/bow"} <= set(hero["available"])
+        assert sorted(hero["exhausted"]) == ["knight/axe", "knight/boots", "knight/lantern",
                                                "knight/rope"]
         assert page.errors == []
     finally:
