@@ -198,9 +198,16 @@ def magic_keys_extras(engine: Any, state: Any) -> JSON:
     return {"track": list(engine.track.spaces)}
 
 
+def key_to_the_kingdom_extras(engine: Any, state: Any) -> JSON:
+    from tabletap.controller.web_kttk import extras
+
+    return extras(engine, state)
+
+
 EXTRAS: dict[str, Extras] = {
     "kingdomino": kingdomino_extras,
     "magic-keys": magic_keys_extras,
+    "key-to-the-kingdom": key_to_the_kingdom_extras,
 }
 
 

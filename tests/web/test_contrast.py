@@ -19,6 +19,9 @@ PAIRS = [
     ("accent-ink", "accent"), ("accent", "card"), ("bad", "bad-paper"), ("bad", "card"),
     ("#ffffff", "good"), ("ink", "wheat"), ("ink", "grassland"), ("ink", "castle"),
     ("#ffffff", "lake"), ("#ffffff", "forest"), ("#ffffff", "swamp"), ("#ffffff", "mine"),
+    # Key to the Kingdom: reachable and void spaces, a hero's space, the key pieces' colours.
+    ("ink", "reach"), ("ink", "void"), ("#ffffff", "ink"), ("#ffffff", "bad"),
+    ("#ffffff", "accent"),
 ]
 
 

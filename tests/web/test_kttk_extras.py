@@ -1,0 +1,72 @@
+"""What the daemon adds to a Key to the Kingdom snapshot for the phone page (controller.web_kttk):
+the step under way with its target and shortcut, the lands each flap shows, and the legal
+actions without the draws that would tell the event deck's order."""
+
+from __future__ import annotations
+
+import json
+
+from tabletap.controller.rules.key_to_the_kingdom import ENGINE
+from tabletap.controller.rules.key_to_the_kingdom.actions import Castle, Move, Roll, Use
+from tabletap.controller.web_kttk import extras
+from tabletap.controller.web_requests import EXTRAS
+
+
+def game(**setup):
+    return ENGINE.new_game(["knight", "wizard"], 7, {"dice": "physical"},
+                           {"first": "knight", **setup})
+
+
+def play(state, *actions):
+    for action in actions:
+        state = ENGINE.apply(state, action).state
+    return state
+
+
+def test_the_snapshot_uses_these_extras():
+    state = game()
+    assert EXTRAS["key-to-the-kingdom"](ENGINE, state) == extras(ENGINE, state)
+
+
+def test_an_event_space_lists_no_draw_so_the_deck_order_stays_hidden():
+    state = play(game(), Roll(4), Move("v5"))
+    assert state.phase == "event" and len(state.deck) > 1
+    assert ENGINE.legal_actions(state)  # the engine would list a draw per card, in deck order
+    assert extras(ENGINE, state)["legal"] == []
+
+
+def test_a_key_adventure_step_shows_its_target_and_the_shortcut():
+    # The default pack's fire mountain (red key, from h6): step 1 target 3, step 3 the boots.
+    state = play(game(positions={"knight": "h5"}), Roll(1), Move("h6"))
+    step = extras(ENGINE, state)["step"]
+    assert step == {"kind": "adventure", "hero": "knight", "name": "fire-mountain",
+                    "colour": "red", "step": 1, "steps": 5, "target": 3, "item": None,
+                    "companion": None, "shortcut": None}
+    rolled = play(state, Roll(2))
+    assert extras(ENGINE, rolled)["step"]["target"] == 3  # still shown while the roll is changed
+    assert {"action": "resolve"} in extras(ENGINE, rolled)["legal"]
+
+
+def test_the_castle_step_shows_the_face_up_token_and_its_section():
+    state = play(game(positions={"knight": "court2"}, keys={"knight": ["red", "green", "blue"]}),
+                 Castle())
+    x = extras(ENGINE, state)
+    token = state.ask["token"]
+    assert x["step"]["kind"] == "castle" and x["step"]["name"] == token
+    assert x["step"]["section"] == "the gate" and x["step"]["steps"] == 3
+    assert x["tokens"] == {token: {"target": state.pack.token(token).target,
+                                   "item": state.pack.token(token).item}}
+    # the face-down tokens are not named anywhere in what the page gets
+    hidden = [t for s in state.castle for t in s if t != token]
+    assert not any(t in json.dumps(x) for t in hidden)
+
+
+def test_lands_follow_the_flaps_and_items_their_side():
+    state = play(game(flaps={"west": "open"}), Roll(5), Use("knight/sword", -1))
+    lands = {land["land"]: land for land in extras(ENGINE, state)["lands"]}
+    assert (lands["marsh"]["shown"], lands["meadow"]["shown"]) == (True, False)
+    assert lands["village"]["flap"] is None and lands["village"]["shown"]
+    assert ["v3", "refresh 2"] in lands["village"]["spaces"]
+    sword = next(i for i in extras(ENGINE, state)["items"]["knight"] if i["id"] == "knight/sword")
+    assert sword == {"id": "knight/sword", "name": "sword", "values": [4], "exhausted": True,
+                     "magic": False}
