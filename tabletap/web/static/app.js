@@ -149,7 +149,8 @@ function colourOf(snap, player, seat) {
 TT.colourOf = colourOf;
 
 function drawStatus(snap) {
-  const title = { "magic-keys": "Magic Keys", oversiege: "Oversiege", kingdomino: "Kingdomino" };
+  const title = { "magic-keys": "Magic Keys", oversiege: "Oversiege", kingdomino: "Kingdomino",
+    "key-to-the-kingdom": "Key to the Kingdom" };
   $("title").textContent = title[snap.game] || snap.game || "tabletap";
   const line = snap.over
     ? `${snap.winners.join(" and ")} ${snap.winners.length > 1 ? "win" : "wins"}!`
@@ -280,6 +281,10 @@ const GAMES = {
     mighty_duel: ["Mighty Duel (2 players, 7×7)", false] } },
   "magic-keys": { label: "Magic Keys", options: { digital_dice: ["Dice on the table's lights", false] } },
   oversiege: { label: "Oversiege", options: {}, hint: "deck colours, e.g. red, blue" },
+  "key-to-the-kingdom": { label: "Key to the Kingdom", options: {
+    digital_dice: ["Dice rolled by the table", true],
+    digital_events: ["Event cards drawn by the table", false] },
+  hint: "heroes, e.g. knight, wizard" },
 };
 TT.games = GAMES;
 
