@@ -16,6 +16,7 @@ from tabletap.controller.ports import Buttons, Clock, Poll, ReaderUnavailable, T
 from tabletap.controller.presence import PresenceTracker
 from tabletap.controller.rules.base import Rejection
 from tabletap.controller.session import TableSession
+from tabletap.controller.statelock import StateLock
 
 log = logging.getLogger("tabletap.daemon")
 
@@ -74,6 +75,7 @@ class Daemon:
     identifier: Identifier
     poll_period: float = 0.1
     miss_threshold: int = 2
+    state_lock: StateLock | None = None  # held while the daemon plays this state folder
     _supervised: dict[str, SupervisedReader] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -138,3 +140,5 @@ class Daemon:
                 reader.close()
             except Exception:  # noqa: BLE001 - closing must never mask the real error
                 log.exception("closing reader %s", reader.name)
+        if self.state_lock is not None:
+            self.state_lock.release()
