@@ -19,6 +19,7 @@ change a family's game.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import time
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ from tabletap.controller.rules import engine_for
 from tabletap.controller.rules.base import JSON, Engine, Rejection
 
 FORMAT = 1
+log = logging.getLogger("tabletap.journal")
 
 
 class JournalError(RuntimeError):
@@ -74,6 +76,9 @@ class Replayed:
 class Journal:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        # The size of the journal's last whole entry, once known: a failed append is cut back
+        # to it, and the next append first cuts any leftover the cut itself could not remove.
+        self._size: int | None = None
 
     @classmethod
     def in_dir(cls, state_dir: str | Path) -> Journal:
@@ -89,7 +94,9 @@ class Journal:
         """Begin a new game's journal, archiving any previous one first (nothing is lost)."""
         if self.path.exists():
             self.archive()
-        atomic_write(self.path, json.dumps(header.to_json(), sort_keys=True) + "\n")
+        text = json.dumps(header.to_json(), sort_keys=True) + "\n"
+        atomic_write(self.path, text)
+        self._size = len(text.encode("utf-8"))
 
     def archive(self) -> Path:
         games = self.path.parent / "games"
@@ -106,15 +113,40 @@ class Journal:
         return target
 
     def append(self, number: int, *actions: JSON) -> None:
-        """Append actions numbered from `number`, in one write and one fsync."""
+        """Append actions numbered from `number`, in one write and one fsync.
+
+        All or nothing: on a full disk the kernel may write part of the line before ENOSPC;
+        the part is cut off again before the OSError reaches the caller (who refuses the move),
+        so the next append, once space returns, starts on a clean line."""
         lines = "".join(
             json.dumps({"type": "action", "n": number + i, "action": action}, sort_keys=True)
             + "\n" for i, action in enumerate(actions)
         )
-        with open(self.path, "a", encoding="utf-8") as fh:
-            fh.write(lines)
-            fh.flush()
-            os.fsync(fh.fileno())
+        self._append_bytes(lines.encode("utf-8"))
+
+    def _append_bytes(self, data: bytes) -> None:
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
+        try:
+            good = os.fstat(fd).st_size
+            if self._size is not None and good != self._size:
+                os.ftruncate(fd, self._size)  # a leftover of an earlier failed append
+                good = self._size
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+                os.fsync(fd)
+            except OSError:
+                self._size = good
+                try:
+                    os.ftruncate(fd, good)
+                    os.fsync(fd)
+                except OSError as exc:  # retried before the next append
+                    log.error("%s: could not cut a failed append back: %s", self.path, exc)
+                raise
+            self._size = good + len(data)
+        finally:
+            os.close(fd)
 
     def append_undo(self, number: int) -> None:
         """Take back live action `number` (the last one): journaled like any action, fsynced
@@ -152,6 +184,8 @@ class Journal:
                 fh.truncate(len(raw) - len(tail))
                 fh.flush()
                 os.fsync(fh.fileno())
+        if repair:
+            self._size = len(raw) - len(tail)
         if not lines:
             raise JournalError(f"{self.path}: the journal is empty (no game header)")
         header = self._header(lines[0])
