@@ -70,11 +70,13 @@ PERMISSION_HINT = ("Run the command as the table's user (sudo -u tabletap tablet
 def ask_daemon(config: Config, payload: dict[str, Any]) -> dict[str, Any]:
     """Send one request to the running daemon; exit 2 with a sentence when it cannot be asked
     (no daemon, or a state folder this user may not use). Never starts a daemon itself."""
-    from tabletap.controller.control import request, socket_path
+    from tabletap.controller.control import NoAnswer, request, socket_path
 
     path = socket_path(config.state_dir)
     try:
         return request(path, payload)
+    except NoAnswer:
+        raise  # the daemon went away mid-answer: the caller decides (tabletap do retries once)
     except PermissionError:
         print(f"tabletap: you may not use the table's state folder {config.state_dir} "
               f"(permission denied). {PERMISSION_HINT}", file=sys.stderr)

@@ -93,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    control = ControlServer(socket_path(config.state_dir), lambda req: dispatch(daemon, req))
+    control = ControlServer(socket_path(config.state_dir), lambda req: dispatch(daemon, req),
+                            recall=lambda rid: daemon.session.journal.recall(rid))
     lines: queue.Queue[str | None] = queue.Queue()
     if simulator is not None:
         threading.Thread(target=_read_stdin, args=(lines,), daemon=True).start()
