@@ -17,6 +17,7 @@ import yaml
 from tabletap.controller.atomic import atomic_write
 from tabletap.controller.ports import TagRead
 from tabletap.controller.rules.yamldoc import SourceError, load_text
+from tabletap.controller.yamlsource import read_text
 
 SCHEME = "tabletap:"
 PIECE_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:/[a-z0-9]+(?:-[a-z0-9]+)*)+$")
@@ -80,9 +81,7 @@ class UidRegistry:
         if not p.exists():
             return cls(p, {})
         try:
-            doc = load_text(p.read_text(encoding="utf-8"), str(p))
-        except (OSError, UnicodeDecodeError) as exc:
-            raise RegistryError(f"{p}: cannot read the UID registry: {exc}") from None
+            doc = load_text(read_text(p), str(p))
         except SourceError as exc:
             raise RegistryError(str(exc)) from None
         data = doc.data or {}

@@ -98,16 +98,17 @@ def ask_daemon(config: Config, payload: dict[str, Any]) -> dict[str, Any]:
 
 
 def key_values(items: list[str]) -> dict[str, Any]:
-    """`["at=[2, 3]", "facing=east"]` -> `{"at": [2, 3], "facing": "east"}`: values are YAML.
-    Raises ValueError naming the item without `=`, or yaml.YAMLError."""
-    import yaml
+    """`["at=[2, 3]", "facing=east"]` -> `{"at": [2, 3], "facing": "east"}`: values are YAML,
+    read within the project's limits (no tags, aliases bounded, dates stay strings). Raises
+    ValueError naming the item without `=`, or a SourceError (a ValueError) naming the key."""
+    from tabletap.controller.rules.yamldoc import load_value
 
     data: dict[str, Any] = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise ValueError(f"{item!r}: expected KEY=VALUE")
-        data[key] = yaml.safe_load(value)
+        data[key] = load_value(value, f"{key}=")
     return data
 
 

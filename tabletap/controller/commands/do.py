@@ -17,8 +17,6 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from tabletap.controller.commands.common import (
     add_config_argument,
     ask_daemon,
@@ -51,7 +49,7 @@ def do(args: argparse.Namespace) -> int:
     config = config_or_exit(args)
     try:
         data = parse_fields(args.action, args.fields)
-    except (ValueError, yaml.YAMLError) as exc:
+    except ValueError as exc:
         print(f"tabletap: {exc}", file=sys.stderr)
         return 2
     path = socket_path(config.state_dir)

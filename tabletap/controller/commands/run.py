@@ -17,8 +17,6 @@ import threading
 from importlib.metadata import entry_points
 from typing import Any
 
-import yaml
-
 from tabletap.controller.clock import SystemClock
 from tabletap.controller.commands.common import (
     PERMISSION_HINT,
@@ -29,6 +27,7 @@ from tabletap.controller.commands.common import (
 from tabletap.controller.control import ControlServer, socket_path
 from tabletap.controller.journal import JournalError
 from tabletap.controller.requests import dispatch
+from tabletap.controller.rules.yamldoc import load_value
 from tabletap.controller.runtime import GameSpec, StartError, open_table
 
 log = logging.getLogger("tabletap.run")
@@ -59,7 +58,10 @@ def _spec(args: argparse.Namespace, config: Any) -> GameSpec | None:
         key, sep, value = item.partition("=")
         if not sep:
             raise StartError(f"--option {item!r}: expected KEY=VALUE")
-        options[key] = yaml.safe_load(value)
+        try:
+            options[key] = load_value(value, f"--option {key}")
+        except ValueError as exc:
+            raise StartError(str(exc)) from None
     seed = args.seed if args.seed is not None else config.seed
     return GameSpec(game, [p.strip() for p in players if p.strip()], seed, options,
                     dict(config.setup))
