@@ -124,6 +124,29 @@ def holder(folder: str | Path) -> int | None:
         os.close(fd)
 
 
+def live_game(folder: str | Path) -> str | None:
+    """Why `folder` holds a family's live game (a daemon plays it, or its journal has an
+    unfinished or unreadable game), or None when a tool may use it. Read-only."""
+    from tabletap.controller.journal import Journal, JournalError
+
+    pid = holder(folder)
+    if pid is not None:
+        who = f"pid {pid}" if pid > 0 else "another process"
+        return f"a tabletap daemon ({who}) is playing a game in {folder}"
+    journal = Journal(Path(folder) / "journal.jsonl")
+    if not journal.exists():
+        return None
+    try:
+        replayed = journal.replay(repair=False)
+    except JournalError as exc:
+        return f"{folder} holds a game whose journal needs a look first ({exc})"
+    if replayed.engine.is_over(replayed.state):
+        return None
+    h = replayed.header
+    return (f"{folder} holds the unfinished {h.game} game of {', '.join(h.players)} "
+            f"({replayed.actions} actions)")
+
+
 def _read_pid(fd: int) -> int | None:
     try:
         text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
