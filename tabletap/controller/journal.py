@@ -40,6 +40,7 @@ from tabletap.controller.atomic import atomic_write, clean_leftovers, fsync_dir
 from tabletap.controller.rules import engine_for
 from tabletap.controller.rules.base import JSON, Engine, Rejection
 from tabletap.controller.rules.bounded import load_json
+from tabletap.controller.statelock import make_state_dir
 
 FORMAT = 2
 FORMATS = (1, 2)
@@ -120,10 +121,22 @@ class Journal:
 
     @classmethod
     def in_dir(cls, state_dir: str | Path) -> Journal:
-        folder = Path(state_dir)
-        folder.mkdir(parents=True, exist_ok=True)
+        folder = make_state_dir(state_dir)
         clean_leftovers(folder)
-        return cls(folder / "journal.jsonl")
+        journal = cls(folder / "journal.jsonl")
+        journal._owner_only()
+        return journal
+
+    def _owner_only(self) -> None:
+        """A journal from before the daemon set its own modes may be world-readable: the seed
+        in it gives every fake key away, so it is tightened (when it is ours to change)."""
+        try:
+            st = self.path.stat()
+            if st.st_mode & 0o077 and st.st_uid == os.geteuid():
+                os.chmod(self.path, 0o600)
+                log.info("%s was readable by others; now owner-only", self.path)
+        except OSError:
+            pass
 
     def exists(self) -> bool:
         return self.path.exists()
@@ -133,13 +146,13 @@ class Journal:
         if self.path.exists():
             self.archive()
         text = sealed(header.to_json())
-        atomic_write(self.path, text)
+        atomic_write(self.path, text, mode=0o600)
         self._size = len(text.encode("utf-8"))
         self.format, self.request_ids = FORMAT, {}
 
     def archive(self) -> Path:
         games = self.path.parent / "games"
-        games.mkdir(exist_ok=True)
+        games.mkdir(mode=0o700, exist_ok=True)
         stamp = time.strftime("%Y%m%d-%H%M%S")
         target = games / f"{stamp}-{os.getpid()}.jsonl"
         n = 1
