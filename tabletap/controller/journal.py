@@ -226,6 +226,31 @@ class Journal:
         finally:
             os.close(fd)
 
+    def cut_at_damage(self) -> tuple[Replayed, JournalError, Path] | None:
+        """Keep everything before the first damaged line (`tabletap journal repair`).
+
+        The damaged journal is first copied whole to games/ (nothing is lost, not even what
+        follows the damage), then the journal is replaced atomically by the lines before it.
+        Returns (the game kept, the damage, the copy), or None when there is no damage beyond
+        a torn last line (which the ordinary replay drops). JournalError when nothing can be
+        kept: the header itself is damaged. The caller holds the state folder's lock."""
+        try:
+            self.replay(repair=True)
+            return None
+        except JournalError as exc:
+            damage = exc
+        if damage.line is None or damage.line <= 1:
+            raise JournalError(f"{damage}; the game header is damaged, so there is nothing "
+                               "before it to keep", damage.line)
+        raw = self.path.read_bytes()
+        kept = b"".join(line + b"\n" for line in raw.split(b"\n")[:damage.line - 1])
+        games = self.path.parent / "games"
+        games.mkdir(mode=0o700, exist_ok=True)
+        copy = games / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}-damaged.jsonl"
+        atomic_write(copy, raw, mode=0o600)
+        atomic_write(self.path, kept, mode=0o600)
+        return self.replay(repair=True), damage, copy
+
     def replay(self, repair: bool = True) -> Replayed:
         """Rebuild the game from the journal; JournalError for anything but a torn last line.
 

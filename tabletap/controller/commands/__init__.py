@@ -5,4 +5,4 @@ exit code). Add a module by adding its name to COMMANDS.
 """
 
 COMMANDS: list[str] = ["run", "state", "do", "score", "doctor", "tags", "firmware", "table",
-                       "content"]
+                       "content", "journal"]
