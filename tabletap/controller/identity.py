@@ -48,7 +48,10 @@ def decode_piece(message: bytes) -> str:
         raise IdentityError("corrupt", f"the tag's NDEF message is garbled ({exc})") from None
     if all(r.type == "" for r in records):  # one empty record: how phone apps erase a tag
         raise IdentityError("blank", "the tag is blank (an empty NDEF record)")
-    uris = [r.uri for r in records if isinstance(r, ndef.UriRecord)]
+    try:  # ndeflib decodes the host part as IDNA when asked for .uri: it may fail there
+        uris = [r.uri for r in records if isinstance(r, ndef.UriRecord)]
+    except (UnicodeError, ValueError) as exc:
+        raise IdentityError("corrupt", f"the tag's URI is garbled ({exc})") from None
     ours = [u for u in uris if u.startswith(SCHEME)]
     if not ours:
         what = uris[0] if uris else f"{len(records)} non-URI record(s)"

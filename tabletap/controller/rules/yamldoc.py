@@ -152,8 +152,9 @@ def load_text(text: str, path: str = "<string>") -> YamlDoc:
         check_text(text)
     except LimitError as exc:
         raise SourceError(path, None, None, str(exc)) from None
-    loader = _BoundedLoader(text)
+    loader: _BoundedLoader | None = None
     try:
+        loader = _BoundedLoader(text)  # checks the characters: ReaderError for a control one
         node = loader.get_single_node()
         if node is not None and _expanded_size(node) > MAX_NODES:
             raise _Limit(node, f"more than {MAX_NODES} values with aliases expanded "
@@ -173,7 +174,8 @@ def load_text(text: str, path: str = "<string>") -> YamlDoc:
     except (ValueError, TypeError) as exc:  # a constructor's own complaint (a bad base64, ...)
         raise SourceError(path, None, None, f"not valid YAML: {exc}") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     lines: dict[Loc, int] = {}
     if node is not None:
         _walk(node, (), lines)

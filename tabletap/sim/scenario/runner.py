@@ -160,7 +160,11 @@ class ScenarioRun:
         action = step.action
         if action in ("tap", "place", "remove"):
             reader = self._reader(step, value)
-            tag = self._tag(value)
+            try:
+                tag = self._tag(value)
+            except ValueError as exc:  # an NDEF message bigger than the simulated tag
+                raise ScenarioError(self.scenario.path, step.line, f"step {step.index}",
+                                    f"this tag cannot be simulated: {exc}") from None
             if action in ("tap", "place"):
                 self.world.place(reader, tag)
                 self.daemon.run_for(self._settle_place())
