@@ -391,6 +391,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="write the report here as JSON too")
     parser.add_argument("--keep", action="store_true", help="keep the state folders")
     args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # still unmount and report
     rng = random.Random(args.seed)
     work = Path(tempfile.mkdtemp(prefix="tabletap-soak-"))
     disk_mount = work / "disk"
