@@ -17,10 +17,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tabletap.controller.commands.do import parse_fields
-from tabletap.controller.commands.run import _control
 from tabletap.controller.control import ControlServer
 from tabletap.controller.identity import Identifier, IdentityError, decode_piece, encode_piece
 from tabletap.controller.ports import Poll, ReaderUnavailable, TagRead
+from tabletap.controller.requests import dispatch
 from tabletap.firmware import protocol
 from tabletap.hw.serial_link.link import BoardLink
 from tabletap.sim.world import SimTag
@@ -38,6 +38,8 @@ REQUESTS = [json.dumps(r).encode() for r in [
     {"state": True, "reveal": True}, {"do": {"action": "try-key", "key": "purple/1"}},
     {"do": {"action": "end-turn"}, "id": "abc"}, {"hello": True},
     {"do": {"action": "roll", "dice": [3, "moon", 1]}}, {"do": {"action": "move", "steps": 2}},
+    {"undo": True}, {"abandon": True}, {"new": {"game": "magic-keys", "players": ["ana", "ben"],
+                                                "options": {"dice": "digital"}}},
 ]]
 
 
@@ -48,7 +50,7 @@ class _Server:
     def __init__(self) -> None:
         self.daemon, _ = magic_keys_table(Path(tempfile.mkdtemp(prefix="tabletap-fuzz-")))
         folder = Path(tempfile.mkdtemp(prefix="tabletap-fuzz-sock-"))
-        self.server = ControlServer(folder / "c.sock", lambda req: _control(self.daemon, req),
+        self.server = ControlServer(folder / "c.sock", lambda req: dispatch(self.daemon, req),
                                     recall=self.daemon.session.journal.recall)
 
 
@@ -76,7 +78,8 @@ def test_control_request_lines(line: bytes, tracebacks):
 
 
 @fuzz(600)
-@given(body=st.dictionaries(st.sampled_from(["do", "state", "reveal", "id", "hello", "x"]),
+@given(body=st.dictionaries(st.sampled_from(["do", "state", "reveal", "id", "hello", "new",
+                                              "undo", "abandon", "x"]),
                             JSONISH, max_size=3))
 def test_control_request_objects(body: dict, tracebacks):
     with no_hang():
