@@ -52,6 +52,7 @@ GAMES: list[tuple[str, str, dict[str, Any]]] = [
     ("magic-keys-digital", "magic-keys", {"options": {"dice": "digital"}}),
     ("oversiege", "oversiege", {}),
     ("kingdomino", "kingdomino", {}),
+    ("key-to-the-kingdom", "key-to-the-kingdom", {"options": {"dice": "digital"}}),
     ("magic-keys-pico", "magic-keys", {"backend": "serial"}),
 ]
 
@@ -128,7 +129,8 @@ class Run:
 def _new_run(rng: random.Random, base: Path, n: int) -> Run:
     label, game, extra = GAMES[n % len(GAMES)]
     folder = base / f"run{n:04d}-{label}"
-    players = {"kingdomino": ["ana", "ben"], "oversiege": ["ana", "ben"]}.get(
+    players = {"kingdomino": ["ana", "ben"], "oversiege": ["ana", "ben"],
+               "key-to-the-kingdom": ["knight", "wizard", "ranger"]}.get(
         game, ["ana", "ben", "cleo"])
     config = {"state_dir": str(folder), "game": game, "players": players,
               "seed": rng.randrange(2**31), "log_level": "warning", **extra}
