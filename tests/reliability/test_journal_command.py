@@ -64,3 +64,14 @@ def test_repair_refuses_while_a_daemon_plays(tmp_path: Path):
     finally:
         daemon.send_signal(signal.SIGTERM)
         daemon.communicate(timeout=20)
+
+
+def test_the_daemon_names_the_damaged_line_and_the_repair(tmp_path: Path):
+    cfg, journal = _game(tmp_path)
+    lines = journal.path.read_bytes().split(b"\n")
+    del lines[2]  # a lost middle entry
+    journal.path.write_bytes(b"\n".join(lines))
+    done = cli("run", "--sim", "--config", str(cfg))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "journal.jsonl:3: the entry is numbered 3, expected 2" in done.stderr
+    assert "`tabletap journal repair` keeps every move before that line" in done.stderr

@@ -85,6 +85,9 @@ def run(args: argparse.Namespace) -> int:
         daemon = open_table(config, context, clock, _spec(args, config), print, new=args.new)
     except (StartError, JournalError) as exc:
         print(f"tabletap: cannot start: {exc}", file=sys.stderr)
+        if isinstance(exc, JournalError) and exc.line is not None and exc.line > 1:
+            print("tabletap: `tabletap journal repair` keeps every move before that line (the "
+                  "damaged journal is saved in games/)", file=sys.stderr)
         return 2
     except OSError as exc:  # the state folder: another user's, on a file, a full disk
         hint = PERMISSION_HINT if isinstance(exc, PermissionError) else \
