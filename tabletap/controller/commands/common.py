@@ -108,7 +108,7 @@ def key_values(items: list[str]) -> dict[str, Any]:
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise ValueError(f"{item!r}: expected KEY=VALUE")
-        data[key] = load_value(value, f"{key}=")
+        data[key] = load_value(value, f"the value of {key}")
     return data
 
 

@@ -183,8 +183,12 @@ def load_text(text: str, path: str = "<string>") -> YamlDoc:
 
 
 def load_value(text: str, source: str = "<value>") -> Any:
-    """One YAML value from the command line (`KEY=VALUE`), within the same limits."""
-    return load_text(text, source).data
+    """One YAML value from the command line (`KEY=VALUE`), within the same limits; the error
+    names `source` without a line (a value has one)."""
+    try:
+        return load_text(text, source).data
+    except SourceError as exc:
+        raise SourceError(source, None, None, exc.detail) from None
 
 
 def validate(doc: YamlDoc, model: type[M]) -> M:
