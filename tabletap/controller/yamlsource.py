@@ -32,7 +32,7 @@ def read_text(path: str | Path, max_bytes: int = MAX_BYTES) -> str:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         if isinstance(exc, LimitError):
             raise SourceError(name, None, None, reason) from None
-        raise SourceError(name, None, None, f"cannot read: {reason}") from None
+        raise SourceError(name, None, None, f"cannot read it ({reason})") from None
 
 
 def load_file(path: str | Path) -> YamlDoc:
