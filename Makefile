@@ -43,17 +43,33 @@ $(VOICE_STAMP): $(STAMP)
 	       "check is skipped."; \
 	fi
 
+# Debian's chromium for the page's browser tests (tests/web, Playwright drives it; no browser is
+# ever downloaded). Installed from apt when missing and we are root; otherwise those tests skip
+# with a notice, except in CI, where they are required.
+CHROMIUM_STAMP := $(VENV)/.chromium
+$(CHROMIUM_STAMP): $(STAMP)
+	@if ! command -v chromium >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
+	  fi; \
+	fi; \
+	if command -v chromium >/dev/null; then touch $(CHROMIUM_STAMP); else \
+	  echo "NOTICE: chromium is missing (apt-get install chromium): the page's browser tests" \
+	       "are skipped."; \
+	fi
+
 run: $(STAMP)
 	$(BIN)/tabletap sim run --play-by-play scenarios/magic-keys/demo-three-players.yaml
 
-test: $(STAMP) $(NPM_STAMP) $(VOICE_STAMP)
+test: $(STAMP) $(NPM_STAMP) $(VOICE_STAMP) $(CHROMIUM_STAMP)
 	$(BIN)/ruff check .
-	TABLETAP_REQUIRE_MICROPYTHON=$$( [ -f $(NPM_STAMP) ] || [ -n "$$CI" ] && echo 1 ) $(BIN)/pytest
+	TABLETAP_REQUIRE_MICROPYTHON=$$( [ -f $(NPM_STAMP) ] || [ -n "$$CI" ] && echo 1 ) \
+	TABLETAP_REQUIRE_BROWSER=$$( [ -f $(CHROMIUM_STAMP) ] || [ -n "$$CI" ] && echo 1 ) $(BIN)/pytest
 	$(BIN)/python tools/kingdomino_scenarios.py --check
 	$(BIN)/python tools/kttk_scenarios.py --check
 	$(BIN)/tabletap sim run scenarios/*/*.yaml
 
-bench: $(STAMP)
+bench: $(STAMP) $(CHROMIUM_STAMP)
 	$(BIN)/python -m bench
 
 # SIGKILL real `tabletap run --sim` daemons at random moments, with reader, Pico-line and

@@ -1,24 +1,54 @@
 """Run every benchmark module listed below and print its figures.
 
 Each module has `run() -> list[tuple[str, float, str]]` (figure, value, unit). Add a module by
-adding its name here.
+adding its name here. A figure with a fourth element, its key (a name, or a (name, sub-key) pair
+for a keyed object such as games_per_cpu_s), is also written to bench.json at the repository
+root: one JSON object with stable keys, for machines and for comparing runs. A run of some
+modules only updates their keys and keeps the others.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import sys
+from pathlib import Path
+from typing import Any
 
-MODULES: list[str] = ["core", "oversiege", "kingdomino", "serial", "nfc", "gpio", "voice", "kttk"]
+MODULES: list[str] = ["core", "oversiege", "kingdomino", "serial", "nfc", "gpio", "games",
+                      "startup", "voice", "kttk"]
+MODULES += ["web"]  # the phone page (tabletap.web), on its own line for merging
+JSON_FILE = Path(__file__).resolve().parent.parent / "bench.json"
+
+
+def _record(figures: dict[str, Any], key: str | tuple[str, str], value: float) -> None:
+    if isinstance(key, tuple):
+        figures.setdefault(key[0], {})[key[1]] = round(value, 4)
+    else:
+        figures[key] = round(value, 4)
+
+
+def _load_previous() -> dict[str, Any]:
+    try:
+        data = json.loads(JSON_FILE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def main(argv: list[str]) -> int:
     wanted = argv or MODULES
+    figures = _load_previous()
     for name in wanted:
         print(f"== {name}", flush=True)
         module = importlib.import_module(f"bench.{name}")
-        for figure, value, unit in module.run():
+        for figure, value, unit, *key in module.run():
             print(f"  {figure:<55} {value:>12.3f} {unit}", flush=True)
+            if key:
+                _record(figures, key[0], value)
+        JSON_FILE.write_text(json.dumps(figures, indent=2, sort_keys=True) + "\n",
+                             encoding="utf-8")
+    print(f"figures with keys written to {JSON_FILE.name}", flush=True)
     return 0
 
 

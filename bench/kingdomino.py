@@ -14,6 +14,7 @@ from tabletap.controller.rules.kingdomino import ENGINE, KingdominoState
 from tabletap.controller.rules.kingdomino.dominoes import dominoes
 from tabletap.controller.rules.kingdomino.kingdom import legal_placements
 from tabletap.controller.rules.kingdomino.scoring import score_kingdom
+from tabletap.controller.rules.kingdomino.state import Kingdom
 
 SECONDS = 2.0
 
@@ -47,14 +48,60 @@ def _rate(work: list, one: object) -> tuple[float, int]:
             return calls / elapsed, units
 
 
-def run() -> list[tuple[str, float, str]]:
+def plain_fill_score(cells: dict[tuple[int, int], tuple[str, int]]) -> int:
+    """The yardstick: a straightforward flood fill over a dict of (terrain, crowns), the way
+    most Kingdomino scorers are written. Not the project's scorer; measured beside it so the
+    ratio means the same on any machine."""
+    seen: set[tuple[int, int]] = set()
+    total = 0
+    for start, (terrain, _) in cells.items():
+        if start in seen or terrain == "castle":
+            continue
+        seen.add(start)
+        stack, squares, crowns = [start], 0, 0
+        while stack:
+            r, c = stack.pop()
+            squares += 1
+            crowns += cells[(r, c)][1]
+            for n in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if n not in seen and n in cells and cells[n][0] == terrain:
+                    seen.add(n)
+                    stack.append(n)
+        total += squares * crowns
+    return total
+
+
+def run() -> list[tuple]:
     positions = _positions()
     kingdoms = [(s.kingdoms[p].cells, s.kingdoms[p].gems) for s, p in positions]
+    plain = [{pos: (sq.terrain, sq.crowns) for pos, sq in cells.items()}
+             for cells, gems in kingdoms if not gems]
+    engine_cells = [(cells, gems) for cells, gems in kingdoms if not gems]
+    # the engine's kingdoms as play left them: their territories kept up to date square by
+    # square (regions.Regions), which is what the engine's scores() sums
+    grown = [s.kingdoms[p] for s, p in positions if not s.kingdoms[p].gems]
+    assert all(k.regions is not None and k.regions.size == len(k.cells)
+               for k in grown if k.placed)
+    for (cells, _), flat, k in zip(engine_cells, plain, grown, strict=True):  # all agree
+        assert plain_fill_score(flat) == score_kingdom(cells).score == k.points()
+
+    def fill_one(item: dict) -> int:
+        plain_fill_score(item)
+        return 1
 
     def score_one(item: tuple) -> int:
         score_kingdom(item[0], item[1])
         return 1
 
+    def points_one(item: Kingdom) -> int:
+        return 1 if item.points() >= 0 else 0
+
+    def breakdown_points_one(item: tuple) -> int:
+        return 1 if score_kingdom(item[0], item[1]).score >= 0 else 0
+
+    fill, _ = _rate(plain, fill_one)
+    points, _ = _rate(grown, points_one)
+    by_fill, _ = _rate(engine_cells, breakdown_points_one)
     scored, _ = _rate(kingdoms, score_one)
 
     all_dominoes = list(dominoes().values())
@@ -68,7 +115,14 @@ def run() -> list[tuple[str, float, str]]:
             enumerations += 1
     elapsed = time.perf_counter() - start
     return [
-        ("kingdoms scored per second", scored, "1/s"),
+        ("plain dict flood fill, kingdoms scored per second (yardstick)", fill, "1/s",
+         "plain_fill_per_s"),
+        ("kingdoms scored per second (score only, no gems; the engine's scores(): the "
+         "kingdom's territories kept as it grew)", points, "1/s", "kingdoms_scored_per_s"),
+        ("  ratio to the plain flood fill", points / fill, "x", "kingdoms_scored_ratio"),
+        ("kingdoms scored per second by score_kingdom (flood fill + breakdown, no gems)",
+         by_fill, "1/s"),
+        ("kingdoms scored per second (full breakdown, gems included)", scored, "1/s"),
         ("legal placements enumerated per second", placements / elapsed, "1/s"),
         ("kingdoms searched for legal placements per second", enumerations / elapsed, "1/s"),
     ]

@@ -30,6 +30,8 @@ class ReaderConfig(Strict):
     address: int = 0x24  # i2c
     reset_pin: str | None = None  # optional RSTPDN wiring
     timeout: float = 0.05  # seconds the adapter waits for one frame
+    # seconds an empty reader waits for a tap inside one poll (0: off); UART only (docs/nfc.md)
+    arm: float = Field(0.0, ge=0, le=1)
 
 
 SERVO_FRAME_SECONDS = 0.02  # 50 Hz, what hobby servos expect
@@ -136,6 +138,21 @@ class SerialConfig(Strict):
 class PollConfig(Strict):
     period: float = Field(0.1, gt=0)
     miss_threshold: int = Field(2, ge=1)  # clean misses in a row before a piece counts as lifted
+    # the period while a piece rests on a reader, so a lift is seen sooner (None: `period`)
+    resting_period: float | None = Field(None, gt=0)
+
+
+class WebConfig(Strict):
+    """The phone page (`tabletap web`, docs/WEB.md): off unless enabled; it binds only here."""
+
+    enabled: bool = False
+    port: int = Field(8080, ge=1, le=65535)
+    bind: str = "127.0.0.1"  # "0.0.0.0" to reach it from phones on the home network
+    public: bool = True  # anyone on the network may watch; False: only paired browsers
+    mdns: bool = True  # announce tabletap.local on the network (the zeroconf package)
+    pairing_seconds: float = Field(30.0, ge=5, le=300)  # how long the parent card may take
+    pairing_attempts: int = Field(5, ge=1, le=100)  # per minute from one address
+    hostname: str = Field("tabletap", pattern=r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")
 
 
 class Config(Strict):
@@ -161,6 +178,7 @@ class Config(Strict):
     state_dir: str = "state"
     uid_registry: str | None = None  # defaults to <state_dir>/uids.yaml
     log_level: Literal["debug", "info", "warning", "error"] = "info"
+    web: WebConfig = WebConfig()
 
     def options_for(self, game: str) -> dict[str, Any]:
         """The options a game starts with when the family chooses it: `game_options[game]`,

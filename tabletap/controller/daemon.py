@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from typing import Any
 
 from tabletap.controller.games.base import ButtonPressed, PieceLifted, PiecePlaced
 from tabletap.controller.identity import Identifier, IdentityError
@@ -76,6 +77,10 @@ class Daemon:
     poll_period: float = 0.1
     miss_threshold: int = 2
     state_lock: StateLock | None = None  # held while the daemon plays this state folder
+    # Parent cards (`admin/<n>`) go here, never to the game, and every tag while a box is being
+    # enrolled: an object with tap(reader, piece, now), takes_tag(kind, reader, tag) and
+    # tick(now), the phone page's desk (controller.web_requests.attach).
+    admin: Any = None
     _supervised: dict[str, SupervisedReader] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -104,9 +109,13 @@ class Daemon:
                 self.session.input(inp, now)
             else:
                 self.session.handle(ButtonPressed(inp.name, inp.kind == "hold"), now)
+        if self.admin is not None:
+            self.admin.tick(self.clock.now())
         self.session.tick(self.clock.now())
 
     def _presence(self, kind: str, reader: str, tag: object, now: float) -> None:
+        if self.admin is not None and self.admin.takes_tag(kind, reader, tag):
+            return  # a box of tags is being enrolled from the phone
         try:
             piece = self.identifier.identify(tag)  # type: ignore[arg-type]
         except IdentityError as exc:
@@ -121,10 +130,23 @@ class Daemon:
                 code, sentence = IDENTITY_CODES["corrupt"]
                 self.session.reject(Rejection(code, f"{sentence} ({exc})"), now)
             return
+        if self.admin is not None and piece.startswith("admin/"):
+            if kind == "placed":
+                self.admin.tap(reader, piece, now)
+            return
         event = PiecePlaced(reader, piece) if kind == "placed" else PieceLifted(reader, piece)
         if kind == "placed":
             log.info("reader %s: %s placed", reader, piece)
         self.session.handle(event, now)
+
+    def poll_wait(self, period: float, resting_period: float | None) -> float:
+        """How long one pass of the loop lasts: `resting_period` while a piece rests on any
+        reader (a lift is then seen sooner), else `period`."""
+        if resting_period is not None and any(
+            sup.tracker.present() for sup in self._supervised.values()
+        ):
+            return min(period, resting_period)
+        return period
 
     def run_for(self, seconds: float) -> None:
         """Tick for `seconds` of the daemon's clock (virtual in the simulator)."""

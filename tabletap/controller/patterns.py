@@ -18,6 +18,7 @@ PATTERNS: dict[str, tuple[str, str]] = {
     "win": ("rainbow", "white"),
     "reader-missing": ("blink", "amber"),
     "safe": ("solid", "amber"),  # the Pico's own safe state when the host fell silent
+    "pairing": ("pulse", "blue"),  # a phone asks to pair: tap the parent card within 30 s
 }
 
 COLOURS: dict[str, tuple[int, int, int]] = {

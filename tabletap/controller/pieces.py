@@ -60,11 +60,27 @@ def key_to_the_kingdom() -> list[str]:
     return out + ["kttk/demon-die"]
 
 
+ADMIN_CARDS = 2
+
+
+def admin() -> list[str]:
+    """The parent cards: a tap at any reader confirms a phone's pairing (docs/WEB.md)."""
+    return [f"admin/{n}" for n in range(1, ADMIN_CARDS + 1)]
+
+
+def game_cards() -> list[str]:
+    """One card per game, to name the game at the table."""
+    games = ("magic-keys", "oversiege", "kingdomino", "key-to-the-kingdom")
+    return [f"game/{name}" for name in games]
+
+
 GAMES: dict[str, Callable[..., list[str]]] = {
     "magic-keys": magic_keys,
     "oversiege": oversiege,
     "kingdomino": kingdomino,
     "key-to-the-kingdom": key_to_the_kingdom,
+    "admin": admin,
+    "game": game_cards,
 }
 
 

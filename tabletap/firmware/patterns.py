@@ -16,6 +16,7 @@ PATTERNS = {
     "win": ("rainbow", "white"),
     "reader-missing": ("blink", "amber"),
     "safe": ("solid", "amber"),
+    "pairing": ("pulse", "blue"),  # a phone asks to pair: tap the parent card within 30 s
 }
 
 COLOURS = {

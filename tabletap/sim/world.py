@@ -7,6 +7,7 @@ the PN532 path, the emulated chips) read from it. Nothing here knows about games
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -67,18 +68,23 @@ class SimWorld:
     fields: dict[str, list[SimTag]] = field(default_factory=dict)
     inputs: deque[InputEvent] = field(default_factory=deque)
     missing_readers: set[str] = field(default_factory=set)
+    # set whenever a tag is placed or lifted: an emulated chip waiting for a tag on real time
+    # sleeps on it instead of looking again and again
+    changed: threading.Event = field(default_factory=threading.Event)
 
     def field_of(self, reader: str) -> list[SimTag]:
         return self.fields.setdefault(reader, [])
 
     def place(self, reader: str, tag: SimTag) -> None:
         self.field_of(reader).append(tag)
+        self.changed.set()
 
     def remove(self, reader: str, uid: bytes) -> bool:
         tags = self.field_of(reader)
         for i, tag in enumerate(tags):
             if tag.uid == uid:
                 del tags[i]
+                self.changed.set()
                 return True
         return False
 

@@ -223,3 +223,98 @@ def test_a_half_made_gesture_times_out():
     timeout = t.table.expire(60.0)
     assert timeout is not None and timeout.code == "gesture-timeout"
     t.refused("not-yours", PiecePlaced("table", "kttk/item/wizard/sword"))  # a use of its own
+
+
+def test_courtyard_hero_naps_choosing_items_by_taps():
+    """'Instead of moving, you can take a heroic nap. Refresh up to five of your items.' A hero
+    in the courtyard (thrown back from the castle with most items spent) naps like any other:
+    the taps after holding end-turn choose the items, they do not enter the castle."""
+    tired = ["sword", "axe", "bow", "boots", "rope", "lantern", "shield"]
+    t = Table(positions={"knight": "court1"}, exhausted={"knight": tired})
+    assert isinstance(t.press(long=True), Pending)
+    t.tap("kttk/item/knight/sword")
+    t.tap("kttk/item/knight/axe")
+    t.press()
+    assert len(t.state.exhausted("knight")) == 5 and t.state.current == "wizard"
+    assert t.state.in_courtyard("knight")
+
+
+def test_every_sentence_is_fit_to_be_spoken():
+    """The play-by-play is also the voice: random games on the stand-in pack say no "item(s)",
+    no "1 items", no "(decision)", no action class names, and companions by their names."""
+    import random
+    import re
+
+    from tabletap.controller.rules.key_to_the_kingdom.actions import Roll, TakeKey
+    from tabletap.controller.rules.key_to_the_kingdom.selfplay import purposeful_action
+    from tabletap.controller.speech import spoken
+
+    said: list[str] = []
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = E.new_game(["knight", "wizard", "ranger"][: 2 + seed % 2], seed,
+                           {"digital_events": True}, {"companions": {
+                               "knight": ["wandering-bard"]}} if seed == 0 else {})
+        for _ in range(3000):
+            if E.is_over(state):
+                break
+            for stray in (TakeKey("red/1"), Roll(3)):
+                try:
+                    E.apply(state, stray)
+                except Rejection as exc:
+                    said.append(exc.message)
+            out = E.apply(state, purposeful_action(state, rng))
+            state = out.state
+            said += [e.text for e in out.events]
+    bad = re.compile(r"\(s\)|\b1 items?: tap them|\b1 items\b|\(decision\)|takekey"
+                     r"|companion card \d|No \w+ beans is")
+    assert not [s for s in said if bad.search(spoken(s))][:5]
+    assert any("take key" in s for s in said)
+
+
+def test_end_turn_before_an_adventure_roll_says_what_is_awaited():
+    """'You keep rolling and advancing until you either fail or reach the end.' end-turn pressed
+    at a step not rolled yet is refused with what the game waits for, never silently dropped."""
+    t = Table(positions={"knight": "h5"})
+    t.roll(1)
+    t.send(ManualAction({"action": "move", "to": "h6"}))
+    assert t.state.phase == "adventure"
+    refusal = t.refused("not-now", ButtonPressed("end-turn"))
+    assert "rolls for the next step" in refusal.message
+
+
+def test_a_shortcut_tap_must_be_the_item_or_companion_shown():
+    """'If the next space on the board shows an item that you have available, you may enter
+    that space without rolling!' Every tap is checked: on Fire Mountain's third step (the
+    boots) the knight's sword, the wizard's boots or exhausted boots do not let the knight in;
+    the knight's own boots do. On the second step (the novice knight) only that companion."""
+    t = Table(positions={"knight": "h5"}, companions={"knight": ["novice-knight", "gnome"]},
+              exhausted={"knight": ["bow"]})
+    t.roll(1)
+    t.send(ManualAction({"action": "move", "to": "h6"}))
+    t.roll(8)
+    t.press()  # step 1 taken: step 2 shows the novice knight
+    gnome, novice = (t.state.pack.companions[n] for n in ("gnome", "novice-knight"))
+    assert "novice knight" in t.refused("no-shortcut",
+                                        PiecePlaced("table", f"kttk/event/{gnome}")).message
+    t.refused("no-shortcut", PiecePlaced("table", "kttk/item/knight/sword"))
+    t.tap(f"kttk/event/{novice}")
+    assert t.state.ask["step"] == 2  # step 3 shows the boots
+    t.refused("no-shortcut", PiecePlaced("table", "kttk/item/knight/sword"))
+    t.refused("not-yours", PiecePlaced("table", "kttk/item/wizard/boots"))
+    t.refused("exhausted", PiecePlaced("table", "kttk/item/knight/bow"))
+    t.tap("kttk/item/knight/boots")
+    assert t.state.ask["step"] == 3 and "knight/boots" in t.state.available("knight")
+
+
+def test_in_the_courtyard_only_the_first_tokens_item_enters_the_castle_at_once():
+    """Every tap is checked: in the courtyard an item tap enters the castle only if it is the
+    hero's available item shown on the first token met (the gate troll shows the sword)."""
+    order = [["gate-troll", "iron-portcullis", "bat-swarm"],
+             ["shadow-hound", "skeleton-guard", "fire-trap"],
+             ["demon-king-scorn", "demon-king-wrath", "demon-king-fury"]]
+    t = Table(positions={"knight": "court1"}, castle=order)
+    t.refused("no-shortcut", PiecePlaced("table", "kttk/item/knight/axe"))
+    t.refused("no-shortcut", PiecePlaced("table", "kttk/item/wizard/sword"))
+    t.tap("kttk/item/knight/sword")
+    assert t.state.phase == "castle" and t.state.castle[0] == ("iron-portcullis", "bat-swarm")

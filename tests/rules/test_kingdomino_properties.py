@@ -70,7 +70,7 @@ def _check_invariants(s: KingdominoState, cross_check: bool = False) -> None:
             k.cells, k.gems).score
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(game=GAMES, seed=st.integers(0, 2**31), choices=st.integers(0, 2**31))
 def test_random_legal_games(game: tuple[list[str], dict], seed: int, choices: int) -> None:
     players, options = game
@@ -108,3 +108,60 @@ def test_random_legal_games(game: tuple[list[str], dict], seed: int, choices: in
     for entry in journal:
         r = ENGINE.apply(r, ENGINE.action_from_json(entry)).state
     assert ENGINE.state_to_json(r) == ENGINE.state_to_json(s)
+
+
+def _placements_by_trying(cells, size: int, domino) -> list:
+    """The obvious answer: every square near the kingdom, every facing, check_placement."""
+    from tabletap.controller.rules.kingdomino.kingdom import FACINGS, Placement, check_placement
+    rmin, rmax, cmin, cmax = bounds(cells)
+    out = []
+    for r in range(rmax - size, rmin + size + 1):
+        for c in range(cmax - size, cmin + size + 1):
+            for facing in FACINGS:
+                placement = Placement(domino.number, (r, c), facing)
+                try:
+                    check_placement(cells, size, domino, placement)
+                except Rejection:
+                    continue
+                out.append(placement)
+    return out
+
+
+@settings(max_examples=10, deadline=None)
+@given(game=GAMES, seed=st.integers(0, 2**31), domino=st.integers(1, 48))
+def test_legal_placements_are_what_check_placement_allows(game, seed, domino) -> None:
+    """legal_placements is generated from the squares a half can connect through, not by
+    trying the whole window: it must list exactly what check_placement allows, in order."""
+    from tabletap.controller.rules.kingdomino.dominoes import dominoes
+    from tabletap.controller.rules.kingdomino.kingdom import legal_placements
+    players, options = game
+    s = ENGINE.new_game(players, seed, options, {})
+    rng = random.Random(seed)
+    step = 0
+    while not ENGINE.is_over(s):
+        if step % 4 == 0:
+            for k in s.kingdoms.values():
+                d = dominoes()[domino]
+                assert legal_placements(k.cells, s.size, d) == _placements_by_trying(
+                    k.cells, s.size, d)
+        s = ENGINE.apply(s, rng.choice(ENGINE.legal_actions(s))).state
+        step += 1
+
+
+@settings(max_examples=10, deadline=None)
+@given(game=GAMES, seed=st.integers(0, 2**31))
+def test_kept_territories_score_like_the_flood_fill(game, seed) -> None:
+    """Each kingdom keeps its territories square by square (regions.Regions) and the engine's
+    scores() sums them: after every action they must give score_kingdom's points, and the
+    scores the breakdown's (bonuses and a Dynasty's earlier games included)."""
+    from tabletap.controller.rules.kingdomino.regions import Regions
+    players, options = game
+    s = ENGINE.new_game(players, seed, {**options, "dynasty": seed % 3 == 0}, {})
+    rng = random.Random(seed)
+    while not ENGINE.is_over(s):
+        s = ENGINE.apply(s, rng.choice(ENGINE.legal_actions(s))).state
+        scores = ENGINE.scores(s)
+        for p, k in s.kingdoms.items():
+            assert k.points() == score_kingdom(k.cells, k.gems).score
+            assert k.points() == Regions.of(k.cells).points(k.gems)
+            assert scores[p] == sum(r[p][0] for r in s.results) + ENGINE.breakdown(s, p).score

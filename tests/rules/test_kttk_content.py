@@ -129,15 +129,15 @@ def test_a_makers_own_pack_plays_without_code(tmp_path):
     edit(folder, "pack.yaml", "name: default", "name: my-copy")
     edit(folder, "pack.yaml", "stand_in: true", "stand_in: false")
     edit(folder, "pack.yaml", "  knight: {status: guess,", "  elf: {status: confirmed,")
-    edit(folder, "pack.yaml", "sword: {status: confirmed, value: 4}",
-         "sword: {status: confirmed, value: 3}")
+    edit(folder, "pack.yaml", "bow: {status: guess, value: 3}",
+         "bow: {status: confirmed, value: 4}")
     edit(folder, "pack.yaml", "faces: [0, 0, 1, 2, 8, 9, 10, 12]",
          "faces: [0, 1, 2, 9, 10, 11]")
     assert check_pack(load_pack(str(folder))) == []
     options = {"pack": str(folder)}
     state = E.new_game(["elf", "wizard"], 4, options, {"first": "elf"})
     assert E.public_view(state)["pack"] == "my-copy"
-    assert E.apply(E.apply(state, Roll(2)).state, Use("elf/sword")).state.roll.result == 5
+    assert E.apply(E.apply(state, Roll(2)).state, Use("elf/bow")).state.roll.result == 6
     rng = random.Random(4)
     for _ in range(5000):
         if E.is_over(state):
@@ -147,3 +147,79 @@ def test_a_makers_own_pack_plays_without_code(tmp_path):
     with pytest.raises(Rejection) as info:
         E.new_game(["knight", "wizard"], 4, options, {})
     assert info.value.code == "bad-setup" and "elf" in info.value.message
+
+
+def test_whirlpool_or_adventure_leading_to_a_folded_land(tmp_path):
+    """'Whenever you enter a whirlpool, immediately stop moving and turn to the whirlpool entry
+    in the Adventure Atlas.' 'The adventure description will tell you where to move.' Where it
+    sends a hero must be on the table then: a whirlpool of the east board coming out in the
+    meadow (folded away while the west board is open), an adventure that unfolds the west board
+    and leaves to the meadow it has just hidden."""
+    folder = copy(tmp_path)
+    edit(folder, "atlas.yaml", "space: f5, flip: east, to: c5", "space: f5, flip: east, to: m4")
+    edit(folder, "atlas.yaml", "    success: [{flip: west}]\n    fail: []\n    leave: v8",
+         "    success: [{flip: west}]\n    fail: []\n    leave: m4")
+    found = [str(f) for f in check_pack(load_pack(str(folder)))]
+    assert any("atlas.yaml:" in f and "whirlpool whirl-forest leads to m4, but meadow is "
+               "folded away" in f for f in found), found
+    assert any("adventure old-well leaves to m4 after a success, but meadow may be folded "
+               "away" in f for f in found), found
+    # failing, it flips nothing, but the meadow is away whenever the west board is open
+    assert any("adventure old-well leaves to m4 after a failure" in f for f in found), found
+    done = cli("content", "check", str(folder))
+    assert done.returncode == 1 and "whirl-forest leads to m4" in done.stdout
+    # the engine keeps the hero on the table all the same: out into the voids, not onto m4
+    from tabletap.controller.rules.key_to_the_kingdom import ENGINE as E
+    from tabletap.controller.rules.key_to_the_kingdom.actions import Move, Roll
+    state = E.new_game(["knight", "wizard"], 1, {"pack": str(folder)},
+                       {"first": "knight", "positions": {"knight": "f4"},
+                        "flaps": {"west": "open"}})
+    state = E.apply(E.apply(state, Roll(1)).state, Move("f5")).state
+    assert state.positions["knight"] in ("c4", "c7") and state.flaps["east"] == "open"
+
+
+def test_start_on_a_folding_land_is_refused(tmp_path):
+    """'Place the two game boards on the table ... so the dotted paths connect and the starting
+    space is visible.' A start on a land that folds away would not stay visible."""
+    folder = copy(tmp_path)
+    edit(folder, "board.yaml", "start: v1", "start: m9")
+    edit(folder, "board.yaml", "      m7: {refresh: 2}", "      m7: {refresh: 2}\n      m9: start")
+    with pytest.raises(PackError, match=r"board.yaml:\d+: start: the start must lie on a land "
+                                        "that always shows"):
+        load_pack(str(folder))
+
+
+def test_values_the_rulebook_confirms_are_checked(tmp_path):
+    """'40 Item Tokens (5 each of 8 different types)', '36 Event Cards', '9 Demon King Board
+    Tokens', 'Bee Cannon (+/-5)', 'The sword adds +4': a pack typed in from a real copy has
+    them; a difference is reported (most likely a typo), and the pack still plays."""
+    folder = copy(tmp_path)
+    edit(folder, "pack.yaml", "sword: {status: confirmed, value: 4}",
+         "sword: {status: confirmed, value: 3}")
+    edit(folder, "pack.yaml", "  shield: {status: guess, value: 1}\n", "")
+    edit(folder, "atlas.yaml", "target: 5, item: shield}", "target: 5}")
+    edit(folder, "pack.yaml", "bee-cannon: {status: confirmed, values: [5]}",
+         "bee-cannon: {status: confirmed, values: [6]}")
+    edit(folder, "pack.yaml", "  bow: {status: guess, value: 3}",
+         "  bow: {status: guess, value: 7}")
+    edit(folder, "events.yaml", "  - {status: guess, name: quiet-meadow, kind: encounter, "
+         'text: "Refresh one item.", effects: [{refresh: 1}]}\n', "")
+    found = [str(f) for f in check_pack(load_pack(str(folder)))]
+    for message in ("7 item types; the game has 8", "the sword is +/-3; in the game it is "
+                    "+/-4", "the bow is +/-7; the game's items are +/-1 to +/-4",
+                    "the bee cannon is +/-5 in the rulebook", "35 event cards; the game has 36"):
+        assert any(message in f and "yaml:" in f for f in found), (message, found)
+    assert not any("Demon King board tokens" in f for f in found)
+    done = cli("content", "check", str(folder))
+    assert done.returncode == 1 and "the sword is +/-3" in done.stdout
+
+
+def test_key_adventure_with_other_than_one_item_and_two_companions(tmp_path):
+    """'Each key adventure has one corresponding item that can help you.' 'There are also two
+    spaces on each key adventure where a companion can help you.'"""
+    folder = copy(tmp_path)
+    edit(folder, "atlas.yaml", "      - {target: 5, companion: mercenary}",
+         "      - {target: 5}")
+    found = [str(f) for f in check_pack(load_pack(str(folder)))]
+    assert any("atlas.yaml:" in f and "key adventure fire-mountain shows 1 item and 1 "
+               "companion spaces" in f for f in found), found

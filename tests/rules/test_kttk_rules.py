@@ -70,6 +70,47 @@ def test_set_up_for_two_to_five_heroes_with_eight_items_each():
         assert info.value.code == "bad-setup"
 
 
+def test_set_up_shuffles_the_deck_and_the_tokens_and_piles_the_key_pieces():
+    """'Shuffle the event cards and place them face down in a deck next to the board.' 'Place
+    the key pieces in piles next to the board.' 'Shuffle the Demon King board tokens for each
+    section and randomly place them face down in their respective spaces'"""
+    games = [E.new_game(["knight", "wizard"], seed, {"digital_events": True}, {})
+             for seed in range(6)]
+    for s in games:
+        assert sorted(s.deck) == list(range(1, 37)) and s.discard == ()
+        assert all(who is None for who in s.keys.values())
+        assert {c: sum(k.startswith(c + "/") for k in s.keys) for c in ("red", "green", "blue")
+                } == {"red": 5, "green": 5, "blue": 5}
+        for section, (_, tokens) in zip(s.castle, s.pack.sections, strict=True):
+            assert sorted(section) == sorted(t.name for t in tokens)  # each in its own section
+        assert s.revealed == ()  # face down
+    assert len({s.deck for s in games}) > 1 and len({s.castle for s in games}) > 1
+
+
+def test_minor_adventures_move_the_demon_die_and_refresh_items():
+    """'Minor adventures allow you to flip the board, move the Demon die, refresh or exhaust
+    items, steal an item, and even enter the Demon King's domain!' (the flip, the exhausting,
+    the stealing and the domain are tested above and below)"""
+    s = play(game(positions={"knight": "h9"}), Roll(1), Move("h10"), Roll(5), Resolve())
+    assert s.phase == "demon-die"  # the demon shrine
+    s = play(s, Assign("knight"))
+    assert s.demon == "knight" and s.positions["knight"] == "h9"
+    s = play(game(positions={"knight": "m2"}, exhausted={"knight": ["sword", "axe"]}),
+             Roll(1), Move("m3"), Roll(6), Resolve())  # the fairy ring: refresh 4
+    assert s.exhausted("knight") == [] and s.positions["knight"] == "m4"
+
+
+def test_a_scenario_cannot_set_a_hero_on_a_folded_land():
+    """'The board can be Closed, showing the starting lands, or Open (unfolded), revealing
+    hidden lands beneath': a figure stands only on a land that shows."""
+    with pytest.raises(Rejection) as info:
+        E.new_game(["knight", "wizard"], 0, {}, {"positions": {"knight": "s2"}})
+    assert info.value.code == "bad-setup" and "marsh is folded away" in info.value.message
+    s = E.new_game(["knight", "wizard"], 0, {}, {"positions": {"knight": "s2"},
+                                                 "flaps": {"west": "open"}})
+    assert s.positions["knight"] == "s2"
+
+
 def test_highest_first_roll_goes_first_and_ties_roll_again():
     """'Each player rolls their die. The player with the highest roll takes the first turn.'
     Ties for the highest roll roll again among themselves (decision)."""
@@ -186,6 +227,16 @@ def test_adventure_and_whirlpool_stop_without_exact_count():
     assert "v7" in E.destinations(s)  # the old well stops the move two spaces on
     s = play(game(positions={"knight": "m3"}), Roll(5))
     assert "m5" in E.destinations(s)
+
+
+def test_an_occupied_whirlpool_is_skipped_not_entered():
+    """'Only count open spaces (those without other figures), skipping over spaces with other
+    figures.' Decision: a whirlpool with a figure on it is skipped like any other, so it does
+    not stop the move."""
+    s = play(game(positions={"knight": "m4", "wizard": "m5"}), Roll(1))
+    assert E.destinations(s) == ["m3", "m6"]
+    s = play(s, Move("m6"))
+    assert s.flaps["west"] == "closed" and s.phase == "magic"  # the genie, no flip
 
 
 def test_key_adventure_of_a_held_colour_does_not_stop():
@@ -468,3 +519,30 @@ def test_one_companion_per_roll():
     s = play(s, Roll(3), Use(f"event/{bard}"))
     refused(s, Use(f"event/{hound}"), "one-companion")
     refused(s, Use("event/1"), "not-yours")
+
+
+def test_a_result_of_zero_activates_the_space_the_hero_is_on():
+    """'If your result was 0, do not move and activate the space you are on.' The Demon die's
+    0 on a refresh space refreshes again; the family is told so."""
+    s = game(positions={"knight": "v10"}, demon="knight", exhausted={"knight": ["sword"]})
+    out = E.apply(s, Roll(0))
+    assert E.destinations(out.state) == ["v10"]
+    assert any("stays on v10, which takes effect" in e.text for e in out.events)
+    s = play(out.state, Move("v10"))
+    assert s.exhausted("knight") == [] and s.positions["knight"] == "v10"
+    # 1 minus the cloak is 0 too: an item may bring the result to 0
+    s = play(game(positions={"knight": "v10"}, exhausted={"knight": ["sword"]}), Roll(1),
+             Use("knight/cloak", -1))
+    assert E.destinations(s) == ["v10"]
+
+
+def test_every_roll_tells_the_family_what_it_meets_and_which_button_takes_it():
+    """'You keep rolling and advancing until you either fail or reach the end.' After each
+    adventure roll the voice says the result against the step's target and how to take it."""
+    s = play(game(positions={"knight": "h5"}), Roll(1), Move("h6"))
+    out = E.apply(s, Roll(2))  # 2 and the knight's power 1, against the first step's 3
+    assert any(e.text == "3 against 3: press end-turn to take it, or tap an item to change "
+               "it." for e in out.events)
+    out = E.apply(game(), Roll(6))
+    assert any("Press end-turn to hear each one, hold it to go." in e.text
+               for e in out.events)

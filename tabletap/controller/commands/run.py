@@ -17,6 +17,7 @@ import threading
 from importlib.metadata import entry_points
 from typing import Any
 
+from tabletap.controller import web_requests
 from tabletap.controller.clock import SystemClock
 from tabletap.controller.commands.common import (
     PERMISSION_HINT,
@@ -27,6 +28,7 @@ from tabletap.controller.commands.common import (
 from tabletap.controller.control import ControlServer, socket_path
 from tabletap.controller.journal import JournalError
 from tabletap.controller.requests import dispatch
+from tabletap.controller.requests import register as register_request
 from tabletap.controller.rules.yamldoc import load_value
 from tabletap.controller.runtime import GameSpec, StartError, open_table
 
@@ -98,6 +100,9 @@ def run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
+    web_requests.attach(daemon)  # the phone page's pairing desk and feed
+    for kind, handler in web_requests.HANDLERS.items():
+        register_request(kind, handler)
     control = ControlServer(socket_path(config.state_dir), lambda req: dispatch(daemon, req),
                             recall=lambda rid: daemon.session.journal.recall(rid))
     lines: queue.Queue[str | None] = queue.Queue()
@@ -120,7 +125,8 @@ def run(args: argparse.Namespace) -> int:
                     answer = simulator.command(line, daemon.session.table)
                     if answer:
                         print(answer, flush=True)
-            clock.sleep(config.poll.period - (clock.now() - started))
+            wait = daemon.poll_wait(config.poll.period, config.poll.resting_period)
+            clock.sleep(wait - (clock.now() - started))
             sys.stdout.flush()
     finally:
         control.close()

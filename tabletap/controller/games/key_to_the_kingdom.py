@@ -185,7 +185,8 @@ class KttkTable(GameTable):
         if phase == "turn":
             raise Rejection("roll-or-nap", f"{state.current}: press roll to move, or hold "
                             "end-turn for a heroic nap.")
-        return None
+        # an adventure step not rolled yet, a card to draw, a choice to tap: say what is awaited
+        raise Rejection("not-now", f"Not yet: now {self.engine.public_view(state)['waiting_for']}.")
 
     def _cycle(self, state: KttkState, spaces: list[str], what: str) -> Pending:
         """'With several, the family picks ... by cycling with the buttons while the voice and
@@ -260,7 +261,8 @@ class KttkTable(GameTable):
         hero = state.ask.get("hero", state.current)
         if n in state.companions.get(hero, ()):
             if state.phase in ("adventure", "castle"):
-                return Shortcut()
+                return self._shortcut(state, state.pack.card(n).name, f"the "
+                                      f"{state.pack.card(n).name.replace('-', ' ')}")
             if state.phase == "roll":
                 return self._use(state, f"{COMPANION_PREFIX}{n}")
         raise Rejection("not-now", f"Event card {n} means nothing now: now "
@@ -279,19 +281,54 @@ class KttkTable(GameTable):
         if phase == "roll":
             return self._use(state, item)
         if phase in ("adventure", "castle"):
-            return Shortcut()
+            hero = state.ask["hero"]
+            owner, exhausted = state.items[item]
+            if owner != hero:
+                raise Rejection("not-yours", f"{words(item)} belongs to "
+                                f"{owner or 'the supply'}, not {hero}.")
+            if exhausted:
+                raise Rejection("exhausted", f"{words(item)} is exhausted: only an available "
+                                f"item lets {hero} in without rolling.")
+            return self._shortcut(state, state.item_kind(item), words(item))
+        if self.napping:  # choosing the nap's items, in the courtyard too
+            return self._pick(state, item, Nap)
         if phase == "turn" and state.in_courtyard(state.current):
-            return (Castle(), Shortcut())  # the item shown on the first token: in at once
+            # the item shown on the first token the hero meets: in at once
+            hero = state.current
+            token = next((section[0] for section in state.castle if section), None)
+            shown = state.pack.token(token).item if token else None
+            if state.items[item] != (hero, False) or state.item_kind(item) != shown:
+                raise Rejection("no-shortcut", f"{words(item)} does not open the castle: press "
+                                "roll to enter it, or hold end-turn for a heroic nap.")
+            return (Castle(), Shortcut())
         if phase == "steal":
             return Steal(item)
         if phase == "magic" and item.startswith(MAGIC_PREFIX):
             return TakeMagic(item[len(MAGIC_PREFIX):])
         if phase == "exhaust":
             return self._pick(state, item, Exhaust)
-        if phase == "refresh" or self.napping:
-            return self._pick(state, item, Refresh if phase == "refresh" else Nap)
+        if phase == "refresh":
+            return self._pick(state, item, Refresh)
         raise Rejection("not-now", f"{words(item)} means nothing now: now "
                         f"{self.engine.public_view(state)['waiting_for']}.")
+
+    def _shortcut(self, state: KttkState, what: str, said: str) -> Any:
+        """'If the next space on the board shows an item that you have available, you may enter
+        that space without rolling!' The tapped item (or companion) must be the one shown and
+        the hero's own and available; the engine checks the rest."""
+        ask = state.ask
+        if state.phase == "adventure":
+            step = state.pack.adventures[ask["adventure"]].steps[ask["step"]]
+            shown = [x for x in (step.item, step.companion) if x]
+        else:
+            token = state.pack.token(ask["token"])
+            shown = [token.item] if token.item else []
+        if what not in shown:
+            helps = " or ".join(f"the {x.replace('-', ' ')}" for x in shown)
+            hint = (f"only {helps} would let {ask['hero']} in without rolling" if helps else
+                    "nothing lets the hero in without rolling here")
+            raise Rejection("no-shortcut", f"{said} does not help here: {hint}. Roll for it.")
+        return Shortcut()
 
     def _pick(self, state: KttkState, item: str, kind: type[Any]) -> Any:
         if item in self.picked:

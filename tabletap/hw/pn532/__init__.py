@@ -10,7 +10,7 @@ from typing import Any
 
 from tabletap.controller.clock import SystemClock
 from tabletap.controller.config import ReaderConfig
-from tabletap.hw.pn532.reader import Pn532Reader
+from tabletap.hw.pn532.reader import Pn532Reader, waiting_reader
 from tabletap.hw.pn532.transports import (
     BusTransport,
     ResetLine,
@@ -39,7 +39,7 @@ def build_uart(name: str, cfg: ReaderConfig, context: dict[str, Any]) -> Pn532Re
     transport = UartTransport(
         serial_opener(cfg.port, cfg.baud), cfg.timeout, _reset(cfg), f"uart {cfg.port}"
     )
-    return Pn532Reader(name, transport)
+    return Pn532Reader(name, transport, arm=cfg.arm, **waiting_reader(cfg, context))
 
 
 def build_spi(name: str, cfg: ReaderConfig, context: dict[str, Any]) -> Pn532Reader:

@@ -37,6 +37,11 @@ class ReplyTimeout(OSError):
     """The chip sent nothing within the frame timeout."""
 
 
+class ArmedSilence(Exception):
+    """No tag answered an armed listing within its wait: an empty field, not a silent chip (the
+    chip did ACK the command). Not an OSError, so the driver lets it through unchanged."""
+
+
 class PortGone(Exception):
     """The serial port itself failed (USB adapter unplugged). Deliberately not an OSError: the
     driver swallows OSError from a write and would report a mere missing reply."""
@@ -51,6 +56,11 @@ class FramedSerial:
         self.port.timeout = timeout
         self.timeout = timeout
         self._stash = bytearray()
+        # Waiting for a tap (Pn532Reader.arm): the reply that follows the next ACK may take this
+        # long; `silent` says it did not come.
+        self.armed_wait: float | None = None
+        self.silent = False
+        self._after_ack = False
 
     def write(self, data: bytes) -> int | None:
         try:
@@ -72,7 +82,18 @@ class FramedSerial:
         waiting = self.port.in_waiting
         if waiting:
             return waiting
-        first = self.port.read(1)  # blocks up to the frame timeout
+        if self._after_ack and self.armed_wait is not None:
+            self._after_ack = False
+            saved, self.port.timeout = self.port.timeout, self.armed_wait
+            try:
+                first = self.port.read(1)  # the chip answers when a tag comes
+            finally:
+                self.port.timeout = saved
+            if not first:
+                self.silent = True
+                raise ArmedSilence(f"no tag within {self.armed_wait:.3f} s")
+        else:
+            first = self.port.read(1)  # blocks up to the frame timeout
         if not first:
             raise ReplyTimeout(f"the PN532 sent nothing for {self.timeout:.3f} s")
         self._stash += first
@@ -105,6 +126,7 @@ class FramedSerial:
             return bytes(out)
         length, lcs = head
         if (length, lcs) in ((0x00, 0xFF), (0xFF, 0x00)):  # ACK or NACK: postamble only
+            self._after_ack = (length, lcs) == (0x00, 0xFF)
             return bytes(out + self._take(1))
         if (length + lcs) & 0xFF:
             return bytes(out)  # the length is not to be trusted; let the driver reject it

@@ -23,13 +23,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from adafruit_pn532.adafruit_pn532 import PN532, BusyError
 
-from tabletap.controller.ports import Poll, ReaderUnavailable, TagRead, TagWriteError
+from tabletap.controller.clock import SystemClock
+from tabletap.controller.ports import Clock, Poll, ReaderUnavailable, TagRead, TagWriteError
 from tabletap.hw.pn532.buswait import BusTimeout
-from tabletap.hw.pn532.framing import PortGone, ReplyTimeout
+from tabletap.hw.pn532.framing import ArmedSilence, PortGone, ReplyTimeout
 from tabletap.hw.pn532.transports import Transport
 
 log = logging.getLogger("tabletap.pn532")
@@ -54,6 +55,19 @@ GARBLED_ERRORS = (RuntimeError, IndexError, TypeError, ValueError, AssertionErro
 
 
 T = TypeVar("T")
+
+
+# How long a reader that waits for taps (and so polls quickly while a piece rests) must fail
+# before it counts as missing: about what three polls at the 0.1 s period took.
+UNAVAILABLE_SECONDS_WAITING = 0.3
+
+
+def waiting_reader(cfg: Any, context: dict[str, Any]) -> dict[str, Any]:
+    """The reader settings that go with `readers.NAME.arm` (none when it is off)."""
+    if not cfg.arm:
+        return {}
+    return {"clock": context.get("clock") or SystemClock(),
+            "unavailable_seconds": UNAVAILABLE_SECONDS_WAITING}
 
 
 class NoAnswer(Exception):
@@ -94,6 +108,10 @@ class Pn532Reader:
         recheck: bool = True,
         recheck_polls: int = 5,
         relists: int = 2,
+        arm: float = 0.0,
+        arm_after: int = 2,
+        clock: Clock | None = None,
+        unavailable_seconds: float = 0.0,
     ) -> None:
         if max_targets not in (1, 2):
             raise ValueError("a PN532 lists one or two targets at a time")
@@ -109,9 +127,26 @@ class Pn532Reader:
         # gets its extra listings
         self.recheck_polls = recheck_polls
         self.relists = relists  # extra listings, at most, while a recently seen tag is missing
+        # Seconds an empty reader waits for a tag inside one poll (0: never). The chip is told
+        # to retry for ever (MaxRetries 0xFF) and answers a few ms after a tag arrives; the host
+        # blocks on the line meanwhile, so a tap is answered at once instead of at the next poll
+        # and an empty field costs one listing per `arm` seconds. UART only (the transport must
+        # offer `wait_for_reply`); see docs/nfc.md, "Waiting for a tap".
+        self.arm = arm
+        # empty listings in a row before a poll waits: the daemon's miss_threshold (default 2),
+        # so a lifted piece is counted at the quick pace before the reader starts waiting
+        self.arm_after = arm_after
+        self._empty = 0  # listings in a row that found no tag
+        self._retries: int | None = None  # the MaxRetries the chip was last given
+        self._release_due = False  # an InRelease owed from the last poll (sent at the next)
         self._pn: PN532 | None = None
         self._answered = False
         self._failures = 0
+        # With quick polls (poll.resting_period) three failed polls can be a 0.1 s blip: the
+        # reader then counts as missing only once it has also failed for this long (clock)
+        self.clock = clock
+        self.unavailable_seconds = unavailable_seconds
+        self._failing_since: float | None = None
         self._cache: dict[bytes, _Cached] = {}
         self._target: dict[bytes, int] = {}  # the tag a TagWriter call is working on
         self._opaque: set[bytes] = set()  # UIDs listed with a SEL_RES that is not type 2
@@ -126,6 +161,8 @@ class Pn532Reader:
             resp = pn.call_function(
                 command, response_length=response_length, params=params, timeout=self.call_timeout
             )
+        except ArmedSilence:
+            return b""  # an armed listing no tag answered: the caller aborts it
         except (ReplyTimeout, BusTimeout) as exc:
             self._resync()
             raise NoAnswer(str(exc)) from None
@@ -161,6 +198,7 @@ class Pn532Reader:
             self._pn = self.transport.connect()
             # MxRtyATR (default), MxRtyPSL (default), MxRtyPassiveActivation
             self._call(RF_CONFIGURATION, [0x05, 0xFF, 0x01, self.passive_retries & 0xFF], 0)
+            self._retries = self.passive_retries & 0xFF
             # Timings: RFU, ATR_RES (default 0x0B), and the time the chip waits for a tag in
             # InDataExchange. The default, 0x0A = 51.2 ms, outlasts the adapter's 50 ms frame
             # timeout, so a tag leaving mid-read would look like a silent chip (ReplyTimeout and
@@ -192,7 +230,13 @@ class Pn532Reader:
             self.transport.disconnect()
         self._failures += 1
         self.stats["no_answer"] += 1
-        if not self._answered or self._failures >= self.unavailable_after:
+        now = self.clock.now() if self.clock is not None else 0.0
+        if self._failures == 1:
+            self._failing_since = now
+        long_enough = self.clock is None or (
+            now - (self._failing_since or now) >= self.unavailable_seconds
+        )
+        if not self._answered or (self._failures >= self.unavailable_after and long_enough):
             raise ReaderUnavailable(
                 f"reader {self.name} ({self.transport.description}) does not answer: {exc}"
             )
@@ -215,8 +259,16 @@ class Pn532Reader:
         try:
             if self._pn is None:
                 self._start()
-            targets = self._list_targets()
-            for _ in range(self.relists if self.recheck else 0):
+            if self._release_due:
+                self._release_due = False
+                self._call(IN_RELEASE, [0x00], 1)
+            armed = self._may_arm()
+            if armed:  # (a tag seen before it has been counted lifted: no re-listings for it)
+                targets = self._armed_listing()
+            else:
+                self._set_retries(self.passive_retries)
+                targets = self._list_targets()
+            for _ in range(self.relists if self.recheck and not armed else 0):
                 if not self._missing(targets):
                     break
                 targets = self._relist(targets)
@@ -228,15 +280,46 @@ class Pn532Reader:
             return Poll(garbled=True)
         self._failures = 0
         self._answered = True
+        self._empty = 0 if targets else self._empty + 1
         before = self.stats["reads"]
         reads = tuple(self._tag(tg, uid) for tg, uid in targets)
         if self.stats["reads"] != before:  # tags that were read are let go; resting ones need
-            try:  # nothing, as the next InListPassiveTarget starts afresh anyway
-                self._call(IN_RELEASE, [0x00], 1)
-            except (NoAnswer, Garbled):
-                pass
+            if self.arm:  # nothing, as the next InListPassiveTarget starts afresh anyway
+                self._release_due = True  # waiting for a tap: report it first, release later
+            else:
+                try:
+                    self._call(IN_RELEASE, [0x00], 1)
+                except (NoAnswer, Garbled):
+                    pass
         self._age_cache({uid for _, uid in targets})
         return Poll(reads)
+
+    def _may_arm(self) -> bool:
+        """Wait for a tag in this poll: waiting is on, the transport can, and the last
+        `arm_after` listings found the field empty (a resting or just-lifted tag gets quick
+        listings, and their re-listings, so a lift is counted at the poll's pace)."""
+        return (
+            self.arm > 0
+            and self._empty >= self.arm_after
+            and hasattr(self.transport, "wait_for_reply")
+        )
+
+    def _set_retries(self, retries: int) -> None:
+        if self._retries != retries:
+            self._call(RF_CONFIGURATION, [0x05, 0xFF, 0x01, retries & 0xFF], 0)
+            self._retries = retries
+
+    def _armed_listing(self) -> list[tuple[int, bytes]]:
+        """One InListPassiveTarget the chip keeps retrying until a tag comes, waited for up to
+        `arm` seconds; then an ACK aborts it (PN532 user manual 6.2.1.3: an ACK from the host
+        aborts the command in progress) and the field is empty."""
+        self._set_retries(0xFF)
+        wait = self.transport.wait_for_reply  # type: ignore[attr-defined]
+        with wait(self.arm) as waited:
+            found = self._list_targets()
+        if waited.silent:
+            self.transport.abort()  # type: ignore[attr-defined]
+        return found
 
     def _missing(self, targets: list[tuple[int, bytes]]) -> bool:
         """Whether a tag seen in the last `recheck_polls` polls is missing from this listing."""
@@ -258,6 +341,8 @@ class Pn532Reader:
 
     def _list_targets(self) -> list[tuple[int, bytes]]:
         resp = self._call(IN_LIST_PASSIVE_TARGET, [self.max_targets, 0x00], 1 + 15 * 2)
+        if resp == b"" and self._retries == 0xFF:
+            return []  # an armed listing that no tag answered in time
         if not resp:
             raise Garbled("empty InListPassiveTarget reply")
         count, i, found = resp[0], 1, []

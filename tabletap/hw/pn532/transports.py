@@ -9,13 +9,15 @@ because building a real bus fails off a Pi; the UART path needs nothing but pyse
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from adafruit_pn532.adafruit_pn532 import PN532
 
 from tabletap.controller.ports import Clock
-from tabletap.hw.pn532.buswait import ReadyWaitingI2c, ReadyWaitingSpi
+from tabletap.hw.pn532.buswait import ACK_FRAME, ReadyWaitingI2c, ReadyWaitingSpi
 from tabletap.hw.pn532.framing import FramedSerial, SerialLike
 
 
@@ -67,6 +69,11 @@ class Transport(Protocol):
     def disconnect(self) -> None: ...
 
 
+@dataclass
+class Waited:
+    silent: bool = False
+
+
 class UartTransport:
     """PN532 over a serial port (HSU): a real `serial.Serial` or anything shaped like it."""
 
@@ -95,6 +102,27 @@ class UartTransport:
     def drain(self) -> None:
         if self._framed is not None:
             self._framed.drain()
+
+    @contextmanager
+    def wait_for_reply(self, seconds: float) -> Iterator[Waited]:
+        """Let the next command's reply take up to `seconds` (an armed listing; the line is
+        waited on, no CPU spent); `silent` afterwards says whether it never came."""
+        waited = Waited()
+        framed = self._framed
+        if framed is None:
+            yield waited
+            return
+        framed.armed_wait, framed.silent = seconds, False
+        try:
+            yield waited
+        finally:
+            waited.silent = framed.silent
+            framed.armed_wait, framed.silent = None, False
+
+    def abort(self) -> None:
+        """Send the chip an ACK frame, which aborts the command it is working on."""
+        if self._framed is not None:
+            self._framed.write(ACK_FRAME)
 
     def disconnect(self) -> None:
         port, self._port, self._framed = self._port, None, None

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from tabletap.controller.config import ReaderConfig
-from tabletap.hw.pn532.reader import Pn532Reader
+from tabletap.hw.pn532.reader import Pn532Reader, waiting_reader
 from tabletap.hw.pn532.transports import ResetLine, UartTransport
 from tabletap.sim.clock import VirtualClock
 from tabletap.sim.pn532.chip import Pn532Chip
@@ -41,6 +41,7 @@ def chip_for(name: str, context: dict[str, Any]) -> Pn532Chip:
             powered=lambda: name not in world.missing_readers,
             timing=timing,
             faults=faults,
+            changed=world.changed,
         )
     return chips[name]
 
@@ -71,4 +72,4 @@ def build_reader(name: str, cfg: ReaderConfig, context: dict[str, Any]) -> Pn532
         open_port, cfg.timeout, ResetLine(lambda: reset_pin, clock) if reset_pin else None,
         f"emulated PN532 {name} at {cfg.baud} baud",
     )
-    return Pn532Reader(name, transport)
+    return Pn532Reader(name, transport, arm=cfg.arm, **waiting_reader(cfg, context))

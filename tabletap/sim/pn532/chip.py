@@ -16,6 +16,7 @@ does), InSelect, InDeselect, InRelease. Anything else gets the chip's syntax-err
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -69,6 +70,9 @@ class Pn532Chip:
     # called with each command code before the chip acts on it: a test or a simulated hand can
     # change the world at exactly that moment (a tag lifted between listing and reading)
     on_command: Callable[[int], None] | None = None
+    # set by the world when its tags change (SimWorld.changed): what a port waiting on real
+    # time for an armed listing sleeps on
+    changed: threading.Event | None = None
     _buf: bytearray = field(default_factory=bytearray)
     _awake: bool = False
     _was_powered: bool = True
@@ -90,6 +94,10 @@ class Pn532Chip:
         self.max_retries_passive = 0xFF  # the chip's default: retry for ever
         self.comm_timeout: float | None = self.timing.tag_timeout  # RFConfiguration item 0x02
         self.rf_on = True
+        # An InListPassiveTarget still looking for a tag (MaxRetries 0xFF on an empty field):
+        # how many targets it asked for. The chip keeps activating; `armed_reply` answers it the
+        # moment a tag is in the field; any new frame from the host (an ACK: abort) cancels it.
+        self.armed: int | None = None
 
     def wake(self) -> None:
         """SPI and I2C wake the chip by selecting it, not with the HSU preamble."""
@@ -129,6 +137,7 @@ class Pn532Chip:
             if length == 0x00 and lcs == 0xFF:  # ACK from the host: abort whatever runs
                 del self._buf[: start + 5]
                 self._last = []
+                self.armed = None
                 continue
             if length == 0xFF and lcs == 0x00:  # NACK from the host: send the last reply again
                 del self._buf[: start + 5]
@@ -155,6 +164,7 @@ class Pn532Chip:
         if len(payload) < 2 or payload[0] != HOST_TFI:
             return [Reply(t.ack_delay, ACK), Reply(t.simple_command, ERROR_FRAME)]
         cmd, params = payload[1], payload[2:]
+        self.armed = None
         if self.on_command is not None:
             self.on_command(cmd)
         fault = self.faults.take(cmd)
@@ -215,13 +225,35 @@ class Pn532Chip:
             found = found[1:]  # the first tag in the field does not answer this time
         if not found:
             if self.max_retries_passive == 0xFF:
+                self.armed = max_tg
                 return None
             return (self.max_retries_passive + 1) * t.activation_attempt, b"\x00"
+        return self._listed(found)
+
+    def _listed(self, found: list[Ntag]) -> tuple[float, bytes]:
+        t = self.timing
         body = bytearray([len(found)])
         for n, tag in enumerate(found, start=1):
             self._targets[n] = tag
             body += bytes([n]) + tag.SENS_RES + bytes([tag.SEL_RES, len(tag.uid)]) + tag.uid
         return t.activation_attempt + t.select_per_target * len(found), bytes(body)
+
+    def armed_reply(self) -> Reply | None:
+        """The answer to an armed listing, if a tag is in the field now: the chip, activating
+        over and over, finds it within one activation attempt and selects it (the same times
+        as a listing that finds it at once; timing.yaml)."""
+        if self.armed is None or not self.rf_on:
+            return None
+        found = list(self.field())[: self.armed]
+        if not found:
+            return None
+        self.armed = None
+        self._targets.clear()
+        delay, data = self._listed(found)
+        reply = Reply(delay, frame(bytes([CHIP_TFI, IN_LIST + 1]) + data))
+        self._last = [Reply(self.timing.ack_delay, ACK), reply]
+        self.log.append("armed-answer")
+        return reply
 
     def _in_data_exchange(self, params: bytes, fault: Fault | None) -> tuple[float, bytes] | None:
         t = self.timing

@@ -22,6 +22,11 @@ import serial
 from tabletap.controller.ports import Clock
 from tabletap.sim.pn532.chip import Pn532Chip
 
+# How often, on a real-time clock without a world to wake it (SimWorld.changed), a host
+# blocked on an armed listing looks whether a tag has arrived. On a VirtualClock the port wakes
+# exactly when the world changes (call_at).
+ARMED_STEP = 0.002
+
 
 class EmulatedSerial:
     """One open port to an emulated chip. Closing it and opening another is like replugging."""
@@ -70,17 +75,53 @@ class EmulatedSerial:
         self._tx_free = done
         self.bytes_written += len(data)
         for reply in self.chip.feed(bytes(data), done):
-            t = max(done + reply.delay, self._rx_free)
-            payload = self.mangle(reply.data) if self.mangle else reply.data
-            for b in payload:
-                t += self.byte_time
-                self._rx.append((t, b))
-            self._rx_free = t
+            self._send(done + reply.delay, reply.data)
         return len(data)
+
+    def _send(self, at: float, data: bytes) -> None:
+        t = max(at, self._rx_free)
+        payload = self.mangle(data) if self.mangle else data
+        for b in payload:
+            t += self.byte_time
+            self._rx.append((t, b))
+        self._rx_free = t
+
+    def _armed(self) -> bool:
+        """Whether the chip answers an armed listing now (a tag has come); queues the answer."""
+        if self.chip.armed is None:
+            return False
+        reply = self.chip.armed_reply()
+        if reply is not None:
+            self._send(self.clock.now() + reply.delay, reply.data)
+            return True
+        return False
+
+    def _wait_for_tag(self, until: float | None) -> None:
+        """Block while the chip waits for a tag: until the deadline, or until the world may have
+        changed (the next scheduled action on a VirtualClock, a short step on real time)."""
+        now = self.clock.now()
+        step = ARMED_STEP
+        next_due = getattr(self.clock, "next_due", None)
+        changed = self.chip.changed
+        if next_due is None and changed is not None:
+            changed.clear()
+            if self._armed():
+                return
+            changed.wait(0.25 if until is None else max(0.0, until - now))
+            return
+        if next_due is not None:
+            due = next_due()
+            step = (due - now) if due is not None else float("inf")
+        if until is not None:
+            step = min(step, until - now)
+        if step == float("inf"):
+            return
+        self.clock.sleep(max(step, 0.0))
 
     @property
     def in_waiting(self) -> int:
         self._check()
+        self._armed()
         now = self.clock.now()
         waiting = sum(1 for t, _ in self._rx if t <= now)
         if not waiting and self.poll_step:
@@ -99,6 +140,13 @@ class EmulatedSerial:
                 break
             if self._rx and (deadline is None or self._rx[0][0] <= deadline):
                 self.clock.sleep(self._rx[0][0] - now)
+                continue
+            if self.chip.armed is not None and (deadline is None or deadline > now):
+                if not self._armed():
+                    before = self.clock.now()
+                    self._wait_for_tag(deadline)
+                    if self.clock.now() == before and not self._armed():
+                        break  # nothing will change: give up as a silent line does
                 continue
             if deadline is not None and deadline > now:
                 self.clock.sleep(deadline - now)

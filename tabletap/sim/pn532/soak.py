@@ -23,6 +23,11 @@ class PollLoop:
     clock: Clock
     period: float = 0.1
     miss_threshold: int = PollConfig.model_fields["miss_threshold"].default
+    resting_period: float | None = None  # poll.resting_period
+    # True: sleep what is left of the period after the poll, as `tabletap run` does (a poll
+    # that waited for a tap has used the period up); False: a whole period after each poll,
+    # as Daemon.run_for does
+    run_loop: bool = False
     events: list[tuple[float, PresenceEvent]] = field(default_factory=list)
     ticks: int = 0
 
@@ -31,13 +36,23 @@ class PollLoop:
             self.reader, PresenceTracker(self.reader.name, self.miss_threshold)
         )
 
+    def _wait(self, started: float) -> None:
+        period = self.period
+        if self.resting_period is not None and self.supervised.tracker.present():
+            period = min(period, self.resting_period)
+        if self.run_loop:
+            self.clock.sleep(period - (self.clock.now() - started))
+        else:
+            self.clock.sleep(period)
+
     def tick(self) -> list[PresenceEvent]:
-        """One poll, then the daemon's sleep of one period (as `Daemon.run_for` does)."""
-        found = self.supervised.poll(self.clock.now())
+        """One poll, then the daemon's sleep (see `run_loop`)."""
+        started = self.clock.now()
+        found = self.supervised.poll(started)
         now = self.clock.now()
         self.events += [(now, ev) for ev in found]
         self.ticks += 1
-        self.clock.sleep(self.period)
+        self._wait(started)
         return found
 
     def run_for(self, seconds: float) -> None:
@@ -51,14 +66,14 @@ class PollLoop:
         """Tick until `done(events of this tick)`; the clock time it happened, None if never."""
         end = self.clock.now() + limit
         while self.clock.now() < end:
-            found = self.supervised.poll(self.clock.now())
+            started = self.clock.now()
+            found = self.supervised.poll(started)
             now = self.clock.now()
             self.events += [(now, ev) for ev in found]
             self.ticks += 1
+            self._wait(started)
             if done(found):
-                self.clock.sleep(self.period)
                 return now
-            self.clock.sleep(self.period)
         return None
 
     def count(self, kind: str) -> int:

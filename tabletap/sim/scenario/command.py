@@ -7,11 +7,6 @@ import logging
 import sys
 import time
 
-from tabletap.controller.journal import JournalError
-from tabletap.controller.yamlsource import SourceError
-from tabletap.sim.scenario.model import load
-from tabletap.sim.scenario.runner import ScenarioRun
-
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("sim", help="the simulator: run scenario files")
@@ -31,6 +26,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run_files(args: argparse.Namespace) -> int:
+    # Imported here: `tabletap --help` loads this module to list the command.
+    from tabletap.controller.journal import JournalError
+    from tabletap.controller.yamlsource import SourceError
+    from tabletap.sim.scenario.model import load
+    from tabletap.sim.scenario.runner import ScenarioRun
+
     # Rejections are the point of many scenarios: log them only when asked.
     logging.getLogger("tabletap").setLevel(logging.INFO if args.verbose else logging.CRITICAL)
     worst = 0

@@ -120,12 +120,32 @@ def check_pack(pack: Pack) -> list[Finding]:
                 found.append(Finding(pack.where(f"adventures.{aid}"), f"adventure {aid} "
                                      f"leaves to {leave}, a {pack.spaces[leave].kind} space"))
     for wid, w in pack.whirlpools.items():
-        if w.to is not None:
-            f = pack.flaps[w.flip]
-            land = pack.spaces[w.to].land
-            if land in (f.closed, f.open) and pack.spaces[w.space].land == land:
+        if w.to is None:
+            continue
+        for config in seen_configs:
+            if not _shown(pack, config, w.space):
+                continue
+            after = _flipped(config, [w.flip])
+            if not _shown(pack, after, w.to):
+                land = pack.spaces[w.to].land
                 found.append(Finding(pack.where(f"whirlpools.{wid}"), f"whirlpool {wid} "
-                                     f"leads to {w.to}, on the land it folds away"))
+                                     f"leads to {w.to}, but {land} is folded away once it "
+                                     f"has flipped the {w.flip} flap ({_fold(after)})"))
+                break
+    for aid, adv in pack.adventures.items():
+        outcomes = (("success", adv.on_success, adv.leave_success),
+                    ("failure", adv.on_fail, adv.leave_fail))
+        for what, effects, leave in outcomes:
+            for config in seen_configs:
+                if not _shown(pack, config, adv.start):
+                    continue
+                after = _flipped(config, [e["flip"] for e in effects if "flip" in e])
+                if not _shown(pack, after, leave):
+                    land = pack.spaces[leave].land
+                    found.append(Finding(pack.where(f"adventures.{aid}"), f"adventure {aid} "
+                                         f"leaves to {leave} after a {what}, but {land} may "
+                                         f"be folded away then ({_fold(after)})"))
+                    break
     colours = {a.colour for a in pack.adventures.values() if a.kind == "key"}
     for colour in COLOURS:
         if colour not in colours:
@@ -136,7 +156,68 @@ def check_pack(pack: Pack) -> list[Finding]:
     if not pack.whirlpools:
         found.append(Finding("", "no whirlpool: a hero with the whole key cannot reach the "
                              "courtyard"))
+    return found + rulebook_findings(pack)
+
+
+# What the rulebook prints (its components list, its magic items, its sword example) and what
+# several sources confirm (eight-sided hero dice, item values 1 to 4, the axe's 2). A pack typed
+# in from a real copy matches all of it; a difference is most likely a typo.
+RULEBOOK_MAGIC = {"coffee-beans": (2,), "sticky-stick": (2,), "mood-ring": (1, 2),
+                  "kind-of-evil-knife": (2,), "bee-cannon": (5,)}
+RULEBOOK_ITEMS = {"sword": 4, "axe": 2}
+RULEBOOK_COUNTS = (("items", "item types", "every hero has a set of eight item tokens", 8),
+                   ("heroes", "heroes", "5 hero cards", 5),
+                   ("keys", "key pieces of each colour", "15 key pieces, 5 each", 5),
+                   ("cards", "event cards", "36 event cards", 36),
+                   ("castle", "Demon King board tokens", "9 of them", 9))
+
+
+def rulebook_findings(pack: Pack) -> list[Finding]:
+    """Where the pack differs from what the rulebook (or several sources) confirms."""
+    found: list[Finding] = []
+    have = {"items": len(pack.items), "heroes": len(pack.heroes),
+            "keys": pack.keys_per_colour, "cards": len(pack.cards),
+            "castle": sum(len(tokens) for _, tokens in pack.sections)}
+    for key, noun, printed, want in RULEBOOK_COUNTS:
+        if have[key] != want:
+            found.append(Finding(pack.where(key), f"{have[key]} {noun}; the game has {want} "
+                                 f"({printed})"))
+    if tuple(pack.hero_faces) != tuple(range(1, 9)):
+        found.append(Finding(pack.where("dice"), "the hero dice are eight-sided, 1 to 8"))
+    for name, value in pack.items.items():
+        if name in RULEBOOK_ITEMS and value != RULEBOOK_ITEMS[name]:
+            found.append(Finding(pack.where(f"items.{name}"), f"the {name} is +/-{value}; "
+                                 f"in the game it is +/-{RULEBOOK_ITEMS[name]}"))
+        elif not 1 <= value <= 4:
+            found.append(Finding(pack.where(f"items.{name}"), f"the {name} is +/-{value}; the "
+                                 "game's items are +/-1 to +/-4"))
+    for aid, adv in pack.adventures.items():
+        if adv.kind != "key" or not adv.steps:
+            continue
+        items = sum(1 for st in adv.steps if st.item)
+        companions = sum(1 for st in adv.steps if st.companion)
+        if (items, companions) != (1, 2):
+            found.append(Finding(pack.where(f"adventures.{aid}"), f"key adventure {aid} shows "
+                                 f"{items} item and {companions} companion spaces; each key "
+                                 "adventure has one item and two companion spaces"))
+    for name, values in pack.magic.items():
+        if tuple(sorted(values)) != RULEBOOK_MAGIC[name]:
+            shown = " or ".join(map(str, RULEBOOK_MAGIC[name]))
+            found.append(Finding(pack.where(f"magic.{name}"), f"the {name.replace('-', ' ')} "
+                                 f"is +/-{shown} in the rulebook"))
     return found
+
+
+def _flipped(config: dict[str, str], flaps: list[str]) -> dict[str, str]:
+    """The fold after these flaps have each turned once."""
+    out = dict(config)
+    for flap in flaps:
+        out[flap] = "open" if out[flap] == "closed" else "closed"
+    return out
+
+
+def _fold(config: dict[str, str]) -> str:
+    return ", ".join(f"{f} {s}" for f, s in config.items()) or "as it is"
 
 
 def _flips_here(pack: Pack, config: dict[str, str], sources: set[str]) -> bool:

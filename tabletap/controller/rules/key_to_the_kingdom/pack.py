@@ -463,6 +463,11 @@ def parse_pack(docs: dict[str, YamlDoc], ref: str) -> Pack:
             raise b.fail("pack.yaml", ("dice", die, "faces"), "die faces are 0 to 30")
         status[f"dice.{die}"] = getattr(top.dice, die).status
     status["keys"] = top.keys.status
+    for section in ("dice", "keys", "items", "magic", "heroes"):
+        b.note(section, "pack.yaml", (section,))
+    for name in list(top.items) + list(top.magic):
+        section = "items" if name in top.items else "magic"
+        b.note(f"{section}.{name}", "pack.yaml", (section, name))
     status.update({f"items.{k}": v.status for k, v in top.items.items()})
     status.update({f"magic.{k}": v.status for k, v in top.magic.items()})
     status.update({f"heroes.{k}": v.status for k, v in top.heroes.items()})
@@ -498,7 +503,8 @@ def parse_pack(docs: dict[str, YamlDoc], ref: str) -> Pack:
     if board.flaps and spaces[board.start].land in {
         land for f in board.flaps.values() for land in (f.closed, f.open)
     }:
-        raise b.fail("board.yaml", ("start",), "the start lies on a land that always shows")
+        raise b.fail("board.yaml", ("start",), "the start must lie on a land that always "
+                     "shows, not on one that folds")
 
     flaps: dict[str, Flap] = {}
     folding: set[str] = set()
@@ -621,6 +627,8 @@ def parse_pack(docs: dict[str, YamlDoc], ref: str) -> Pack:
                              f"no item called {tok.item!r}")
         sections.append((sec.name, tuple(Token(t.name, t.target, t.item) for t in sec.tokens)))
     status["castle"] = atlas.castle.status
+    b.note("castle", "atlas.yaml", ("castle",))
+    b.note("cards", "events.yaml", ("cards",))
 
     cards = []
     companions: dict[str, int] = {}

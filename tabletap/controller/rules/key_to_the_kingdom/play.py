@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from tabletap.controller.rules.base import Event, Rejection, chance
+from tabletap.controller.rules.key_to_the_kingdom import actions as act
 from tabletap.controller.rules.key_to_the_kingdom import board
 from tabletap.controller.rules.key_to_the_kingdom.actions import (
     Action,
@@ -63,6 +64,11 @@ WHAT_NOW = {
 }
 
 
+def _is(name: str) -> str:
+    """"the coffee beans are", "the bee cannon is"."""
+    return "are" if name.endswith("s") else "is"
+
+
 def reject(code: str, message: str) -> Rejection:
     return Rejection(code, message)
 
@@ -80,6 +86,15 @@ def words(item: str) -> str:
     if head == "event":
         return f"companion card {tail}"
     return f"{head}'s {nice(tail)}" if tail else item
+
+
+def items_word(count: int) -> str:
+    """"1 item", "2 items": the voice reads "item(s)" badly."""
+    return f"{count} item" if count == 1 else f"{count} items"
+
+
+def _them(count: int) -> str:
+    return "it" if count == 1 else "them"
 
 
 def listed(items: list[str] | tuple[str, ...]) -> str:
@@ -188,8 +203,8 @@ class Play:
             self.refresh_items(hero, tired)
         else:
             self.decide("refresh", hero=hero, count=count)
-            self.say("ask", f"{hero} may refresh up to {count} items: tap them, then press "
-                     "end-turn.", hero=hero, count=count)
+            self.say("ask", f"{hero} may refresh up to {items_word(count)}: tap "
+                     f"{_them(count)}, then press end-turn.", hero=hero, count=count)
 
     def refresh_items(self, hero: str, items: list[str] | tuple[str, ...]) -> None:
         new = dict(self.st.items)
@@ -206,7 +221,8 @@ class Play:
             self.exhaust_items(hero, ready)
         else:
             self.decide("exhaust", hero=hero, count=count)
-            self.say("ask", f"{hero} must exhaust {count} item(s): tap them.", hero=hero)
+            self.say("ask", f"{hero} must exhaust {items_word(count)}: tap {_them(count)}.",
+                     hero=hero)
 
     def exhaust_items(self, hero: str, items: list[str] | tuple[str, ...]) -> None:
         new = dict(self.st.items)
@@ -286,8 +302,8 @@ class Play:
         if which != "any":
             left = [m for m in left if m == which]
         if not left:
-            self.say("magic", f"No {'magic item' if which == 'any' else nice(which)} is left "
-                     "in the supply.", hero=hero)
+            what = "No magic item is" if which == "any" else f"The {nice(which)} {_is(which)} not"
+            self.say("magic", f"{what} left in the supply.", hero=hero)
         elif len(left) == 1:
             self.take_magic(hero, left[0])
         else:
@@ -404,7 +420,9 @@ class Play:
         self.set(flaps=flaps)
         self.say("flip", f"The {flap} board {'unfolds' if new == 'open' else 'folds'}: "
                  f"{nice(hidden)} is hidden and {nice(shown)} appears.", flap=flap, side=new)
-        if mover is not None and to is not None:
+        if mover is not None and to is not None and self.st.shown(to):
+            # (a pack whose `to` is folded away leaves the mover to the voids, like the others;
+            # the content check reports it)
             self.place(mover, to)
             self.say("move", f"{mover} comes out on {to}.", hero=mover, space=to)
         # "Other heroes may be affected when a land flips." / "Heroes affected when a land
@@ -502,8 +520,8 @@ class Play:
     def offer_key(self, hero: str, colour: str) -> None:
         pile = [k for k, who in self.st.keys.items() if who is None and k.startswith(colour)]
         if not pile:
-            self.say("key", f"The {colour} key pile is empty: {hero} takes no piece "
-                     "(decision).", hero=hero)
+            self.say("key", f"The {colour} key pile is empty: {hero} takes no piece.",
+                     hero=hero)
             return
         self.decide("key", hero=hero, colour=colour)
         self.say("ask", f"{hero}: take a {colour} key piece and tap it.", hero=hero,
@@ -604,7 +622,7 @@ def apply_action(state: KttkState, action: Action) -> tuple[KttkState, Action, l
 
 
 def _not_now(state: KttkState, action: Action) -> Rejection:
-    name = type(action).__name__.lower()
+    name = nice(act.action_to_json(action)["action"])
     return reject("not-now", f"That ({name}) cannot be done now: now "
                   f"{WHAT_NOW.get(state.phase, state.phase)}.")
 
@@ -688,15 +706,32 @@ def _roll(p: Play, action: Roll) -> Roll:
         reach = board.destinations(p.st, hero, p.st.roll.result)
         p.say("reach", _reach_text(hero, p.st.roll.result, reach), hero=hero,
               result=p.st.roll.result, spaces=reach)
+    else:
+        target = p.roll_target()
+        p.say("ask", _check_text(p.st.roll.result, target), hero=hero,
+              result=p.st.roll.result, target=target)
     return Roll(value)
 
 
 def _reach_text(hero: str, result: int, reach: list[str]) -> str:
+    """What the family hears after a move roll: where it leads and which button takes it (an
+    item may still change it first)."""
     if not reach:
-        return f"A result of {result} cannot be moved in full from here: {hero} stays."
+        return (f"A result of {result} cannot be moved in full from here: {hero} stays. "
+                "Press end-turn.")
+    if result == 0:
+        return (f"A result of 0: {hero} stays on {reach[0]}, which takes effect. Press "
+                "end-turn.")
     if len(reach) == 1:
-        return f"A result of {result} reaches {reach[0]}."
-    return f"A result of {result} reaches {', '.join(reach)}: choose one."
+        return f"A result of {result} reaches {reach[0]}. Press end-turn to go there."
+    return (f"A result of {result} reaches {', '.join(reach)}. Press end-turn to hear each "
+            "one, hold it to go.")
+
+
+def _check_text(result: int, target: int) -> str:
+    """What the family hears after an adventure, challenge or castle roll."""
+    return (f"{result} against {target}: press end-turn to take it, or tap an item to change "
+            "it.")
 
 
 def _first_roll(p: Play, hero: str, value: int) -> None:
@@ -793,7 +828,7 @@ def _use(p: Play, action: Use) -> None:
     if item in dict(roll.uses):  # a second tap: the sign or amount only, nothing else again
         uses = tuple((i, delta if i == item else d) for i, d in roll.uses)
         p.set(roll=replace(roll, uses=uses))
-        p.say("use", f"{hero} now {verb} {abs(delta)} with {words(item)}: the result is "
+        p.say("use", f"{hero} now {verb} {abs(delta)} with {_label(p.st, item)}: the result is "
               f"{p.st.roll.result}.", hero=hero, item=item, delta=delta)
         _announce_reach(p, hero)
         return
@@ -806,10 +841,19 @@ def _use(p: Play, action: Use) -> None:
     if action.refresh is not None:
         p.refresh_items(hero, [action.refresh])
     p.set(roll=replace(roll, uses=roll.uses + ((item, delta),)))
-    p.say("use", f"{hero} {verb} {abs(delta)} with {words(item)}: the result is "
+    p.say("use", f"{hero} {verb} {abs(delta)} with {_label(p.st, item)}: the result is "
           f"{p.st.roll.result}.",
           hero=hero, item=item, delta=delta)
     _announce_reach(p, hero)
+
+
+def _label(st: KttkState, item: str) -> str:
+    """An item in words; a companion card by its name ("the wandering bard")."""
+    if item.startswith(COMPANION_PREFIX):
+        n = _card_number(item)
+        if n is not None and 1 <= n <= len(st.pack.cards):
+            return f"the {nice(st.pack.card(n).name)}"
+    return words(item)
 
 
 def _announce_reach(p: Play, hero: str) -> None:
@@ -943,7 +987,7 @@ def _exhaust(p: Play, action: Exhaust) -> None:
     hero, count = p.st.ask["hero"], p.st.ask["count"]
     _choose_items(p, hero, action.items, p.st.available(hero), count, "available")
     if len(action.items) != count:
-        raise reject("exhaust-count", f"{hero} must exhaust exactly {count} item(s).")
+        raise reject("exhaust-count", f"{hero} must exhaust exactly {items_word(count)}.")
     p.exhaust_items(hero, action.items)
     p.set(phase=BUSY, ask={})
 

@@ -145,6 +145,12 @@ def new_state(players: list[str], seed: int, options: JSON, setup: JSON) -> Kttk
                        "closed or open).")
         flaps[flap] = side
 
+    for hero, space in positions.items():
+        where = pack.flap_of(pack.spaces[space].land)
+        if where is not None and flaps[where[0]] != where[1]:
+            raise _bad(f"setup.positions: {hero} on {space}, but {pack.spaces[space].land} is "
+                       f"folded away (setup.flaps: {where[0]} {where[1]} shows it).")
+
     demon = setup.get("demon")
     if demon is not None and demon not in seats:
         raise _bad(f"setup.demon: {demon!r} is not playing.")

@@ -13,8 +13,6 @@ its dominoes has been tapped (`confirm`), and a gem turned up to replace a claim
 
 from __future__ import annotations
 
-import copy
-
 from tabletap.controller.rules.base import JSON, Event, Outcome, Rejection, chance
 from tabletap.controller.rules.kingdomino import actions as act
 from tabletap.controller.rules.kingdomino import state as st
@@ -51,6 +49,13 @@ from tabletap.controller.rules.kingdomino.treasures import (
 class KingdominoEngine:
     name = "kingdomino"
 
+    def __init__(self) -> None:
+        # A kingdom's breakdown, kept while the kingdom object lives unchanged: an action copies
+        # the kingdom it changes (KingdominoState.fork), so an unchanged kingdom is the same
+        # object and is not scored again for every scores(), winners() and public_view(). The
+        # sizes guard against a kingdom edited in place by hand (tests do).
+        self._scored: dict[tuple[object, ...], tuple[object, tuple[int, int], Breakdown]] = {}
+
     # -- the Engine protocol ---------------------------------------------------------------
 
     def new_game(
@@ -64,10 +69,11 @@ class KingdominoEngine:
         if state.step == "over":
             raise Rejection("game-over", "This game is over; start a new one.")
         self._gate(state, action)
-        s = copy.deepcopy(state)
+        s = state.fork()
         events: list[Event] = []
         handler = getattr(self, f"_do_{action.action}")
         resolved: Action = handler(s, action, events)
+        s.settled()
         before, after = self.current_player(state), self.current_player(s)
         if after is not None and (after != before or s.round != state.round):
             events.append(Event("turn", f"{after}'s turn.", {"player": after}))
@@ -166,18 +172,38 @@ class KingdominoEngine:
         """This game's breakdown; variant bonuses only once the game is over (they judge the
         finished kingdom)."""
         k = state.kingdoms[player]
+        finished = state.step == "over" or self._game_finished(state)
+        key = (id(k), finished, state.size, state.options["middle_kingdom"],
+               state.options["harmony"])
+        known = self._scored.get(key)
+        if known is not None and known[0] is k and known[1] == (len(k.cells), len(k.gems)):
+            return known[2]
         bonuses: dict[str, int] = {}
-        if state.step == "over" or self._game_finished(state):
+        if finished:
             bonuses = variant_bonuses(
                 k.cells, state.size, state.options["middle_kingdom"], state.options["harmony"]
             )
-        return score_kingdom(k.cells, k.gems, bonuses)
+        scored = score_kingdom(k.cells, k.gems, bonuses)
+        if len(self._scored) >= 4096:
+            self._scored.clear()
+        self._scored[key] = (k, (len(k.cells), len(k.gems)), scored)
+        return scored
 
     def scores(self, state: KingdominoState) -> dict[str, int]:
-        return {
-            p: sum(r[p][0] for r in state.results) + self.breakdown(state, p).score
-            for p in state.players
-        }
+        """Each player's points: the kingdom's territories (kept by the kingdom as it grows),
+        the variant bonuses once the game is over, a Dynasty's earlier games; the same as
+        `breakdown(...).score` (the property tests check it) without building the breakdown."""
+        finished = state.step == "over" or self._game_finished(state)
+        out = {}
+        for p in state.players:
+            k = state.kingdoms[p]
+            points = k.points()
+            if finished:
+                points += sum(variant_bonuses(
+                    k.cells, state.size, state.options["middle_kingdom"],
+                    state.options["harmony"]).values())
+            out[p] = sum(r[p][0] for r in state.results) + points
+        return out
 
     def current_player(self, state: KingdominoState) -> str | None:
         if state.step == "over" or not state.order:
@@ -325,8 +351,8 @@ class KingdominoEngine:
         domino = dominoes()[number]
         check_placement(k.cells, s.size, domino, placement)
         first, second = placement.squares()
-        k.cells[first] = domino.left
-        k.cells[second] = domino.right
+        k.place(first, domino.left)
+        k.place(second, domino.right)
         k.placed.append(number)
         s.line = [x for x in s.line if x.domino != number]  # it left the line for the kingdom
         events.append(Event(

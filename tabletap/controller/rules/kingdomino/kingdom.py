@@ -18,6 +18,11 @@ Cells = Mapping[Pos, Square]
 FACINGS: dict[str, Pos] = {"north": (-1, 0), "east": (0, 1), "south": (1, 0), "west": (0, -1)}
 NEIGHBOURS: tuple[Pos, ...] = ((-1, 0), (0, 1), (1, 0), (0, -1))
 CASTLE_SQUARE = Square(CASTLE, 0)
+_FACING_NAMES: tuple[str, ...] = tuple(FACINGS)
+_FACING_STEPS: tuple[Pos, ...] = tuple(FACINGS.values())
+_OPPOSITE: tuple[int, ...] = tuple(
+    _FACING_STEPS.index((-dr, -dc)) for dr, dc in _FACING_STEPS
+)
 
 
 @dataclass(frozen=True)
@@ -85,22 +90,35 @@ def check_placement(cells: Cells, size: int, domino: Domino, placement: Placemen
 
 
 def legal_placements(cells: Cells, size: int, domino: Domino) -> list[Placement]:
-    """Every legal placement, in a stable order (row, col, facing)."""
+    """Every legal placement, in a stable order (row, col, facing).
+
+    Generated from the squares a half could connect through (the empty squares beside the
+    castle or beside its own landscape) rather than by trying every square of the window:
+    a placement is legal when both squares are empty and inside the size×size window, and one
+    half has such a neighbour (check_placement's rules, the same verdicts)."""
     rmin, rmax, cmin, cmax = bounds(cells)
-    out: list[Placement] = []
-    box = (rmin, rmax, cmin, cmax)
-    for r in range(rmax - size + 1, rmin + size):
-        for c in range(cmax - size + 1, cmin + size):
-            a = (r, c)
-            if a in cells:
+    lo_r, hi_r = rmax - size + 1, rmin + size - 1  # both squares inside these, the kingdom fits
+    lo_c, hi_c = cmax - size + 1, cmin + size - 1
+    left, right = domino.left.terrain, domino.right.terrain
+    found: set[tuple[int, int, int]] = set()
+    for (r, c), sq in cells.items():
+        t = sq.terrain
+        joins_left, joins_right = t == CASTLE or t == left, t == CASTLE or t == right
+        if not (joins_left or joins_right):
+            continue
+        for dr, dc in NEIGHBOURS:
+            ar, ac = r + dr, c + dc  # an empty square this one connects a half to
+            if (ar, ac) in cells or not (lo_r <= ar <= hi_r and lo_c <= ac <= hi_c):
                 continue
-            for facing, (dr, dc) in FACINGS.items():
-                b = (r + dr, c + dc)
-                if b in cells or not _fits(box, (a, b), size):
+            for i, (fr, fc) in enumerate(_FACING_STEPS):
+                br, bc = ar + fr, ac + fc
+                if (br, bc) in cells or not (lo_r <= br <= hi_r and lo_c <= bc <= hi_c):
                     continue
-                if _connects(cells, a, domino.left, b) or _connects(cells, b, domino.right, a):
-                    out.append(Placement(domino.number, a, facing))
-    return out
+                if joins_left:  # the first half here, the second one step `facing` on
+                    found.add((ar, ac, i))
+                if joins_right:  # the second half here: the first is on (br, bc), facing back
+                    found.add((br, bc, _OPPOSITE[i]))
+    return [Placement(domino.number, (r, c), _FACING_NAMES[i]) for r, c, i in sorted(found)]
 
 
 def has_legal_placement(cells: Cells, size: int, domino: Domino) -> bool:
@@ -115,10 +133,13 @@ def corner_cells(corner: Pos) -> tuple[Pos, Pos, Pos, Pos]:
 
 def is_treasure_corner(cells: Cells, corner: Pos) -> bool:
     """Four squares of four different landscapes meet here (the castle is not a landscape)."""
-    squares = [cells.get(p) for p in corner_cells(corner)]
-    if any(sq is None or sq.terrain == CASTLE for sq in squares):
-        return False
-    return len({sq.terrain for sq in squares if sq is not None}) == 4
+    terrains = set()
+    for p in corner_cells(corner):
+        sq = cells.get(p)
+        if sq is None or sq.terrain == CASTLE:
+            return False
+        terrains.add(sq.terrain)
+    return len(terrains) == 4
 
 
 def new_treasure_corners(cells: Cells, placed: Iterable[Pos]) -> list[Pos]:

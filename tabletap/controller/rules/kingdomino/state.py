@@ -1,8 +1,10 @@
 """Kingdomino's game state and its JSON form.
 
-The state is a plain dataclass the engine deep-copies before changing, so a rejected action
-leaves the caller's state exactly as it was. Everything in it is JSON-friendly; positions become
-[row, col] lists and squares [terrain, crowns].
+The state is a plain dataclass the engine forks before changing (`KingdominoState.fork`: the
+small lists copied, each kingdom copied only when the action looks it up, the others shared with
+the state before, as python-chess's states share what a move did not change), so a rejected
+action leaves the caller's state exactly as it was. Everything in it is JSON-friendly;
+positions become [row, col] lists and squares [terrain, crowns].
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from typing import Any
 from tabletap.controller.rules.base import JSON, Rejection
 from tabletap.controller.rules.kingdomino.dominoes import Square
 from tabletap.controller.rules.kingdomino.kingdom import Pos
+from tabletap.controller.rules.kingdomino.regions import Regions
 from tabletap.controller.rules.kingdomino.scoring import PlacedGem
+from tabletap.controller.rules.sharing import CopyOnRead, settle
 
 COLOURS: tuple[str, ...] = ("pink", "yellow", "green", "blue")  # the base game's four kings
 STEPS = ("claim", "place", "treasure", "over")
@@ -25,6 +29,33 @@ class Kingdom:
     gems: list[PlacedGem] = field(default_factory=list)
     placed: list[int] = field(default_factory=list)  # dominoes in the kingdom, in play order
     discards: list[int] = field(default_factory=list)
+    # its territories, kept up to date by `place` (read afresh when the cells were changed
+    # some other way): what makes `points` a short sum
+    regions: Regions | None = field(default=None, compare=False, repr=False)
+
+    def copy(self) -> Kingdom:
+        """A copy to change (squares and gems are frozen, so they are shared)."""
+        regions = self.regions.copy() if self._regions_current() else None
+        return Kingdom(dict(self.cells), list(self.gems), list(self.placed), list(self.discards),
+                       regions)
+
+    def _regions_current(self) -> bool:
+        return self.regions is not None and self.regions.size == len(self.cells)
+
+    def place(self, pos: Pos, square: Square) -> None:
+        """Put one square into the kingdom, and into its territories."""
+        regions = self.territories()
+        self.cells[pos] = square
+        regions.add(pos, square)
+
+    def territories(self) -> Regions:
+        if not self._regions_current():
+            self.regions = Regions.of(self.cells)
+        return self.regions  # type: ignore[return-value]
+
+    def points(self) -> int:
+        """The score before variant bonuses (scoring.score_kingdom's, from the territories)."""
+        return self.territories().points(self.gems)
 
 
 @dataclass
@@ -60,6 +91,27 @@ class KingdominoState:
     game: int = 1  # Dynasty: which of the three games
     results: list[dict[str, list[int]]] = field(default_factory=list)  # Dynasty: per game,
     # player -> [points, largest territory, crowns]
+
+    def fork(self) -> KingdominoState:
+        """A copy to work an action out on: the lists an action changes copied (they are
+        short), the kingdoms copied only when looked up. `settled()` before keeping it."""
+        return KingdominoState(  # players, options, colours, kings: never changed, shared
+            players=self.players, seed=self.seed, counter=self.counter,
+            options=self.options, size=self.size, colours=self.colours,
+            kings=self.kings, deck=list(self.deck),
+            line=[Slot(x.domino, x.king) for x in self.line],
+            next_line=[Slot(x.domino, x.king) for x in self.next_line],
+            order=list(self.order), step=self.step, round=self.round,
+            kingdoms=CopyOnRead(self.kingdoms, Kingdom.copy),  # type: ignore[arg-type]
+            face_up=list(self.face_up), bag=list(self.bag), reveals=self.reveals,
+            treasures=list(self.treasures), unconfirmed=list(self.unconfirmed),
+            gem_winner=self.gem_winner, game=self.game,
+            results=[{p: list(v) for p, v in r.items()} for r in self.results],
+        )
+
+    def settled(self) -> KingdominoState:
+        self.kingdoms = settle(self.kingdoms)
+        return self
 
 
 def _pos(value: Any) -> Pos:

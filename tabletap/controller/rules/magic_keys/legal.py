@@ -10,7 +10,14 @@ from typing import Any
 
 from tabletap.controller.rules.magic_keys.actions import EndTurn, Move, Pond, Roll, TryKey
 from tabletap.controller.rules.magic_keys.state import FOREST, MagicKeysState
-from tabletap.controller.rules.magic_keys.track import GOLD, RECOVERY, START, Track
+from tabletap.controller.rules.magic_keys.track import GOLD, KEYS, RECOVERY, START, Track
+
+# Actions are values: one instance of each is listed every time (building twenty new TryKeys
+# per call was most of legal_actions' time in self-play).
+_TRY: dict[str, TryKey] = {k: TryKey(k) for k in (*KEYS, GOLD)}
+_POND: dict[str, Pond] = {k: Pond(k) for k in KEYS}
+_MOVE: dict[int, Move] = {n: Move(n) for n in range(1, 5)}
+_ROLL, _END = Roll(None), EndTurn()
 
 
 def _digital_tries(track: Track, state: MagicKeysState) -> list[Any]:
@@ -21,22 +28,23 @@ def _digital_tries(track: Track, state: MagicKeysState) -> list[Any]:
     if space in (START, RECOVERY):
         return []
     if space == GOLD or state.places[space] == FOREST:
-        return [TryKey(space)]
+        return [_TRY.get(space) or TryKey(space)]
     return []
 
 
 def legal_actions(track: Track, state: MagicKeysState) -> list[Any]:
     if state.winner is not None:
         return []
-    ponds: list[Any] = [Pond(k) for k in state.held_by(state.player)]
+    ponds: list[Any] = [_POND.get(k) or Pond(k) for k in state.held_by(state.player)]
     if state.dice_mode == "physical":
-        tries: list[Any] = [TryKey(k) for k, p in state.places.items() if p == FOREST]
-        return [*tries, TryKey(GOLD), *ponds, EndTurn()]
+        tries: list[Any] = [_TRY.get(k) or TryKey(k) for k, p in state.places.items()
+                            if p == FOREST]
+        return [*tries, _TRY[GOLD], *ponds, _END]
     actions = _digital_tries(track, state)
     if state.showing:
-        actions += [Move(n) for n in sorted(set(state.showing))]
+        actions += [_MOVE.get(n) or Move(n) for n in sorted(set(state.showing))]
     elif state.dice > 0:
-        actions.append(Roll(None))
+        actions.append(_ROLL)
     else:
-        actions.append(EndTurn())
+        actions.append(_END)
     return actions + ponds

@@ -1,13 +1,16 @@
 """The Magic Keys game state: an immutable value the engine replaces, never edits.
 
-A frozen pydantic model, so that `state_from_json` checks a journal's or a test's JSON for us
-and `model_copy(update=...)` builds the next state while the old one stays as it was (a rejected
-action must leave the family's game exactly where it was).
+`MagicKeysState` is a small slotted class with pydantic's spelling (`model_copy(update=...)`,
+`model_dump`, `model_validate`): a new game and every JSON state are checked by the pydantic
+model `_Checked`, while `model_copy` - the engine's only way to make the next state, run on
+every action - is a plain copy of sixteen slots that shares the unchanged values (they are
+never edited in place). The old state stays as it was, so a rejected action leaves the
+family's game exactly where it was.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -20,7 +23,7 @@ POND = "pond"
 HELD = "held:"  # followed by the player's name
 
 
-class MagicKeysState(BaseModel):
+class _Checked(BaseModel):
     """Where every key is, who has how many gems, whose turn it is, and (digital) the dice.
 
     `places` maps each coloured key to forest | tower | held:<player> | pond. The golden key is
@@ -49,7 +52,7 @@ class MagicKeysState(BaseModel):
     rolls: int = Field(0, ge=0)
 
     @model_validator(mode="after")
-    def _consistent(self) -> MagicKeysState:
+    def _consistent(self) -> _Checked:
         if len(set(self.players)) != len(self.players):
             raise ValueError("player names must differ")
         if self.current >= len(self.players):
@@ -71,6 +74,79 @@ class MagicKeysState(BaseModel):
             raise ValueError("the pawn is tracked exactly when the dice are digital")
         return self
 
+
+class _Values(NamedTuple):
+    """The fields, in _Checked's order: a tuple, so the next state is one tuple build."""
+
+    players: tuple[str, ...]
+    seed: int
+    dice_mode: DiceMode
+    fake_keys: tuple[str, ...]
+    places: dict[str, str]
+    gems: dict[str, int]
+    chest: int
+    current: int
+    winner: str | None
+    pawn: int | None
+    dice: int
+    showing: tuple[int, ...]
+    rolled: bool
+    moved: bool
+    rolls: int
+
+
+_FIELDS: tuple[str, ...] = _Values._fields
+assert _FIELDS == tuple(_Checked.model_fields)
+
+
+class MagicKeysState(_Values):
+    """Where every key is, who has how many gems, whose turn it is, and (digital) the dice.
+
+    The fields and their meaning are _Checked's. Constructing one checks it; `model_copy`
+    does not (like pydantic's): it only ever gets values the rules have already judged.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, **fields: Any) -> MagicKeysState:
+        checked = _Checked(**fields)
+        return _Values.__new__(cls, *(getattr(checked, n) for n in _FIELDS))
+
+    @classmethod
+    def model_validate(cls, data: Any) -> MagicKeysState:
+        """Raises pydantic's ValidationError for anything that is not a state."""
+        checked = _Checked.model_validate(data)
+        return _Values.__new__(cls, *(getattr(checked, n) for n in _FIELDS))
+
+    def model_copy(self, update: dict[str, Any] | None = None) -> MagicKeysState:
+        if not update:
+            return self
+        return self._replace(**update)
+
+    def model_dump(self, mode: str = "python") -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, value in zip(_FIELDS, self, strict=True):
+            if isinstance(value, dict):
+                value = dict(value)
+            elif isinstance(value, tuple) and mode == "json":
+                value = list(value)
+            out[name] = value
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MagicKeysState):
+            return NotImplemented
+        return tuple.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return "MagicKeysState(" + ", ".join(f"{n}={v!r}" for n, v in zip(
+            _FIELDS, self, strict=True)) + ")"
+
     @property
     def player(self) -> str:
         """Whose turn it is (the last mover's name once the game is over)."""
@@ -78,4 +154,5 @@ class MagicKeysState(BaseModel):
 
     def held_by(self, player: str) -> list[str]:
         """The revealed fake keys lying in front of `player`, in key order."""
-        return [k for k, p in self.places.items() if p == HELD + player]
+        mark = HELD + player
+        return [k for k, p in self.places.items() if p == mark]

@@ -24,6 +24,7 @@ START = "start"
 RECOVERY = "recovery"
 
 Status = Literal["confirmed", "likely", "guess"]
+KEYS: tuple[str, ...] = tuple(f"{c}/{n}" for c in COLOURS for n in range(1, KEYS_PER_COLOUR + 1))
 
 
 class TrackDataError(ValueError):
@@ -101,7 +102,7 @@ class Track:
     @property
     def keys(self) -> tuple[str, ...]:
         """The 20 coloured keys in colour order, then slot order."""
-        return tuple(f"{c}/{n}" for c in COLOURS for n in range(1, KEYS_PER_COLOUR + 1))
+        return KEYS
 
     def position_of(self, key: str) -> int:
         return self.spaces.index(key)

@@ -2,12 +2,15 @@
 
 Every play is checked against the rulebook's sections (ORDER, TURNS, ARMAMENTS, PROJECTILES,
 REBUILD, KEY, BLOCKADE, GROUP PLAY) and the decisions written in docs/games/oversiege.md. A play
-is worked out on a deep copy of the state, so a rejection anywhere leaves the caller's state as
-it was, and an accepted play returns the copy.
+is worked out on a fork of the state (OversiegeState.fork: the castles a play looks at are
+copied, the others shared), so a rejection anywhere leaves the caller's state as it was, and an
+accepted play returns the fork.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from tabletap.controller.rules.base import JSON, Event, Outcome, Rejection
@@ -33,6 +36,8 @@ class OversiegeEngine:
 
     def __init__(self, cards: Cards | None = None) -> None:
         self.cards = cards if cards is not None else load_cards()
+        self._decks: dict[str, list[str]] = {}  # player -> deck_cards(player), read once
+        self._castles: dict[str, list[str]] = {}  # player -> castle piece ids, built once
 
     # -- the Engine contract ------------------------------------------------------------------
 
@@ -47,7 +52,7 @@ class OversiegeEngine:
     def apply(self, state: OversiegeState, action: Action) -> Outcome[OversiegeState, Action]:
         if state.over:
             raise Rejection("game-over", "The game is over; start a new one to play again.")
-        work = state.clone()
+        work = state.fork()
         handler = {
             "armament": self._armament,
             "attack": self._attack,
@@ -60,27 +65,118 @@ class OversiegeEngine:
         if handler is None:
             raise Rejection("bad-action", f"Oversiege has no play called {action.kind!r}.")
         events = handler(work, action)
-        return Outcome(work, action, tuple(events))
+        return Outcome(work.settled(), action, tuple(events))
 
     def legal_actions(self, state: OversiegeState) -> list[Action]:
         """Every play `apply` accepts now. The daemon does not know the hand, so every card
-        that may be in it (neither in play nor discarded) is offered."""
+        that may be in it (neither in play nor discarded) is offered.
+
+        Generated without applying each candidate (python-chess's way): every play from hand
+        first passes `check_card`, judged once per card for all its targets; an aim is judged
+        by `_check_hit`, once per kind of projectile; the plays whose handlers check nothing
+        more than that are decided by those checks alone (see `_decided`), and the rest
+        (rebuilds, keys, doubles) are worked out by `apply` on a fork that copies only what
+        they touch."""
         if state.over:
             return []
+        aims: dict[str, list[str]] = {}
         out: list[Action] = []
-        for action in self._candidates(state):
-            try:
-                self.apply(state, action)
-            except Rejection:
-                continue
-            out.append(action)
+        keep = partial(self._card_ok, state)
+        for action in self._candidates(state, aims, keep):
+            decided = self._decided(state, action, aims)
+            if decided is None:
+                try:
+                    self.apply(state, action)
+                except Rejection:
+                    decided = False
+                else:
+                    decided = True
+            if decided:
+                out.append(action)
         return out
 
+    def _decided(
+        self, state: OversiegeState, action: Action, aims: dict[str, list[str]]
+    ) -> bool | None:
+        """Whether a candidate whose card passed `check_card` is legal, for the plays whose
+        handler checks nothing else; None: ask `apply`. Mirrors `_discard`, `_blockade`,
+        `_armament`, `_end_turn` and a single-hit `_attack` (the property tests compare the
+        result with `apply` on every candidate)."""
+        kind = action.kind
+        if kind in ("discard", "blockade"):
+            return True
+        if kind == "armament":
+            return bool(action.targets) or len(state.sides[state.current].armaments) < 2
+        if kind == "end-turn":
+            return state.sides[state.current].hand <= HAND_KEPT
+        if kind == "attack" and len(action.targets) == 1:
+            part = self._kind(action.card or "")
+            if self.cards.projectiles[part].hits != 1:
+                return None  # a double at a lone card: apply judges that no second is in reach
+            return action.targets[0] in aims[part]
+        if kind == "attack":
+            return self._noted(state, action, action.targets[0], action.targets[1])
+        if kind == "rebuild":
+            return self._noted(state, action, action.targets[0], action.targets[0])
+        return None
+
+    def _noted(self, state: OversiegeState, action: Action, first: str, second: str) -> bool:
+        """The verdict on a double or a rebuild whose card already passed check_card, worked
+        out by `apply` once and noted on the first target's side: past check_card, they depend
+        on the targets' sides and the teams alone, and a side is never changed in place, so
+        the note holds while both sides are the same objects (states share the sides a play
+        did not touch)."""
+        one, two = self._side_of(state, first), self._side_of(state, second)
+        if one is None or two is None:
+            return False
+        key = (state.current, self._kind(action.card or ""), first, second)
+        note = one.notes.get(key)
+        if note is not None and note[0] is two:
+            return bool(note[1])
+        try:
+            self.apply(state, action)
+        except Rejection:
+            ok = False
+        else:
+            ok = True
+        one.notes[key] = (two, ok)
+        return ok
+
+    def _deck(self, player: str) -> list[str]:
+        deck = self._decks.get(player)
+        if deck is None:
+            deck = self._decks[player] = self.cards.deck_cards(player)
+        return deck
+
+    def _castle(self, player: str) -> list[str]:
+        """The piece ids of a player's towers and entrance (built once per name)."""
+        ids = self._castles.get(player)
+        if ids is None:
+            ids = self._castles[player] = [castle_id(player, p) for p in (*TOWERS, ENTRANCE)]
+        return ids
+
+    def _chamber(self, player: str) -> str:
+        return castle_id(player, CHAMBER)
+
+    def _side_of(self, state: OversiegeState, card: str) -> Side | None:
+        try:
+            deck = parse_piece(card, self.cards).deck
+        except Rejection:
+            return None
+        return state.sides.get(deck)
+
+    def _card_ok(self, state: OversiegeState, card: str, playing: bool) -> bool:
+        try:
+            self.check_card(state, card, playing)
+        except Rejection:
+            return False
+        return True
+
     def state_to_json(self, state: OversiegeState) -> JSON:
-        return state.model_dump(mode="json")
+        return state.to_json()
 
     def state_from_json(self, data: JSON) -> OversiegeState:
-        return OversiegeState.model_validate(data)
+        return OversiegeState.from_json(data)
 
     def action_to_json(self, action: Action) -> JSON:
         return act.action_to_json(action)
@@ -546,33 +642,54 @@ class OversiegeEngine:
     def _aims(
         self, state: OversiegeState, player: str, kind: str, targets: list[str]
     ) -> list[str]:
+        """The targets `_check_hit` allows; each verdict is noted on the target's side (it
+        depends on that side and the teams alone) and reused while the side is shared."""
         aims = []
         for target in targets:
-            try:
-                self._check_hit(state, player, kind, target)
-            except Rejection:
-                continue
-            aims.append(target)
+            side = self._side_of(state, target)
+            key = (player, kind, target)
+            ok = side.notes.get(key) if side is not None else None
+            if ok is None:
+                try:
+                    self._check_hit(state, player, kind, target)
+                except Rejection:
+                    ok = False
+                else:
+                    ok = True
+                if side is not None:
+                    side.notes[key] = ok
+            if ok:
+                aims.append(target)
         return aims
 
-    def _candidates(self, state: OversiegeState) -> list[Action]:
+    def _candidates(
+        self, state: OversiegeState, aims_by_kind: dict[str, list[str]] | None = None,
+        keep: Callable[[str, bool], bool] | None = None,
+    ) -> list[Action]:
+        """Every play worth judging now, legal or not (legal_actions judges them); the aims
+        found for each kind of projectile are left in `aims_by_kind`. With `keep`, only the
+        plays of cards it keeps ((card, playing) -> bool) are listed."""
+        if aims_by_kind is None:
+            aims_by_kind = {}
         player = state.current
         side = state.sides[player]
-        loose = [c for c in self.cards.deck_cards(player)
-                 if c not in side.in_play() and c not in side.discard]
+        known = set(side.in_play()) | set(side.discard)
+        loose = [c for c in self._deck(player) if c not in known]
         out: list[Action] = [Action("end-turn")]
-        out += [Action("discard", c) for c in loose]
+        out += [Action("discard", c) for c in loose if keep is None or keep(c, False)]
+        if keep is not None:
+            loose = [c for c in loose if keep(c, True)]
         targets: list[str] = []
         chambers: list[str] = []
         rebuildable: list[str] = []
         for other in state.players:
             o = state.sides[other]
-            parts = [castle_id(other, p) for p in (*TOWERS, ENTRANCE)]
+            parts = self._castle(other)
             if other in state.team_of(player):
                 rebuildable += parts
             else:
                 targets += parts + o.in_play()
-                chambers.append(castle_id(other, CHAMBER))
+                chambers.append(self._chamber(other))
         for card in loose:
             kind = self._kind(card)
             if kind in ARMAMENTS:
@@ -580,7 +697,9 @@ class OversiegeEngine:
                 out += [Action("armament", card, (old,)) for old in side.armaments]
             elif kind in PROJECTILES:
                 hits = self.cards.projectiles[kind].hits
-                aims = self._aims(state, player, kind, targets)
+                aims = aims_by_kind.get(kind)
+                if aims is None:
+                    aims = aims_by_kind[kind] = self._aims(state, player, kind, targets)
                 if hits == 1:
                     out += [Action("attack", card, (t,)) for t in aims]
                 else:

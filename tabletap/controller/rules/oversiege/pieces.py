@@ -38,8 +38,23 @@ def castle_id(deck: str, part: str) -> str:
     return f"{PREFIX}/{deck}/{part}"
 
 
+# piece id -> (the Cards it was read against, the Piece): the engine reads the same few hundred
+# ids again and again while it lists legal plays; ids that are not pieces are never kept.
+_READ: dict[str, tuple[Cards, Piece]] = {}
+
+
 def parse_piece(piece: str, cards: Cards) -> Piece:
     """Read a piece id; raises Rejection(`unknown-piece`) for anything that is not one."""
+    known = _READ.get(piece) if isinstance(piece, str) else None
+    if known is not None and known[0] is cards:
+        return known[1]
+    read = _parse_piece(piece, cards)
+    if len(_READ) < 100_000:
+        _READ[piece] = (cards, read)
+    return read
+
+
+def _parse_piece(piece: str, cards: Cards) -> Piece:
     if not isinstance(piece, str):
         raise Rejection("unknown-piece", f"{piece!r} is not an Oversiege card id.")
     bits = piece.split("/")

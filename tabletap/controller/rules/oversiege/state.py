@@ -8,43 +8,56 @@ neither in play nor in the discard pile is "in hand or deck"; that is all a tapp
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from tabletap.controller.rules.oversiege.data import CASTLE_CARDS, CHAMBER, Cards
+from tabletap.controller.rules.sharing import CopyOnRead, peek, settle
 
 HAND_KEPT = 2  # "You must ALWAYS end your turn with two cards in your hand."
 
 
-class Side(BaseModel):
-    """One player's castle, play area and card counts."""
+@dataclass(slots=True)
+class Side:
+    """One player's castle, play area and card counts.
 
-    model_config = ConfigDict(extra="forbid")
+    A plain slotted dataclass, not a pydantic model: the engine copies sides on every play it
+    judges, and states share the sides a play did not touch (see OversiegeState.fork), so a
+    copy must cost next to nothing. JSON is checked by _SideJSON below instead.
+    """
 
-    destroyed: list[str] = Field(default_factory=list)  # castle parts on their destroyed side
+    hand: int
+    deck: int
+    destroyed: list[str] = field(default_factory=list)  # castle parts on their destroyed side
     chamber_open: bool = False  # the crown was captured: this player is out
-    armaments: list[str] = Field(default_factory=list)  # piece ids, at most two
+    armaments: list[str] = field(default_factory=list)  # piece ids, at most two
     blockade: str | None = None
-    hand: int = Field(ge=0)
-    deck: int = Field(ge=0)
-    discard: list[str] = Field(default_factory=list)  # piece ids, in the order discarded
+    discard: list[str] = field(default_factory=list)  # piece ids, in the order discarded
+    # What legal_actions worked out about aiming at this side, kept while the side is shared
+    # from state to state. Never copied: a side is only changed as a fresh copy (fork), so a
+    # side with notes is one no play has changed since.
+    notes: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def standing(self, part: str) -> bool:
         return part not in self.destroyed
 
     def clone(self) -> Side:
-        return self.model_copy(update={
-            "destroyed": list(self.destroyed),
-            "armaments": list(self.armaments),
-            "discard": list(self.discard),
-        })
+        return Side(self.hand, self.deck, self.destroyed[:], self.chamber_open,
+                    self.armaments[:], self.blockade, self.discard[:])
 
     def in_play(self) -> list[str]:
         return self.armaments + ([self.blockade] if self.blockade else [])
 
+    def to_json(self) -> dict[str, Any]:
+        return {"destroyed": list(self.destroyed), "chamber_open": self.chamber_open,
+                "armaments": list(self.armaments), "blockade": self.blockade,
+                "hand": self.hand, "deck": self.deck, "discard": list(self.discard)}
 
-class OversiegeState(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
+@dataclass(slots=True, kw_only=True)
+class OversiegeState:
     players: list[str]  # deck names, seats in turn order
     teams: list[list[str]]  # one team per player in free-for-all
     bridge: bool
@@ -54,17 +67,33 @@ class OversiegeState(BaseModel):
     turn_number: int = 1
     drawn: int = 0  # cards the current player drew at the start of this turn
     sides: dict[str, Side]
-    winners: list[str] = Field(default_factory=list)
+    winners: list[str] = field(default_factory=list)
 
     def clone(self) -> OversiegeState:
-        """A copy sharing nothing mutable (a deep copy, done by hand: it is on the hot path
-        of legal_actions, where copy.deepcopy dominated)."""
-        return self.model_copy(update={
-            "players": list(self.players),
-            "teams": [list(t) for t in self.teams],
-            "sides": {name: side.clone() for name, side in self.sides.items()},
-            "winners": list(self.winners),
-        })
+        """A copy sharing nothing mutable."""
+        return OversiegeState(
+            players=list(self.players), teams=[list(t) for t in self.teams], bridge=self.bridge,
+            first_crown_wins=self.first_crown_wins, seed=self.seed, turn=self.turn,
+            turn_number=self.turn_number, drawn=self.drawn,
+            sides={name: side.clone() for name, side in self.sides.items()},
+            winners=list(self.winners),
+        )
+
+    def fork(self) -> OversiegeState:
+        """A copy to work a play out on: each side is copied only when the play looks it up,
+        the others stay shared with this state (python-chess's way: states share what a move
+        did not change). Call `settled()` on the result before keeping it."""
+        return OversiegeState(
+            players=self.players, teams=self.teams, bridge=self.bridge,
+            first_crown_wins=self.first_crown_wins, seed=self.seed, turn=self.turn,
+            turn_number=self.turn_number, drawn=self.drawn,
+            sides=CopyOnRead(self.sides, Side.clone),  # type: ignore[arg-type]
+            winners=list(self.winners),
+        )
+
+    def settled(self) -> OversiegeState:
+        self.sides = settle(self.sides)
+        return self
 
     @property
     def current(self) -> str:
@@ -81,7 +110,62 @@ class OversiegeState(BaseModel):
         return other not in self.team_of(player)
 
     def in_game(self, player: str) -> bool:
-        return not self.sides[player].chamber_open
+        return not peek(self.sides, player).chamber_open
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": list(self.players), "teams": [list(t) for t in self.teams],
+            "bridge": self.bridge, "first_crown_wins": self.first_crown_wins,
+            "seed": self.seed, "turn": self.turn, "turn_number": self.turn_number,
+            "drawn": self.drawn,
+            "sides": {name: side.to_json() for name, side in self.sides.items()},
+            "winners": list(self.winners),
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> OversiegeState:
+        """Raises pydantic's ValidationError for a state that is not one (a damaged
+        journal)."""
+        checked = _StateJSON.model_validate(data)
+        return cls(
+            players=list(checked.players), teams=[list(t) for t in checked.teams],
+            bridge=checked.bridge, first_crown_wins=checked.first_crown_wins,
+            seed=checked.seed, turn=checked.turn, turn_number=checked.turn_number,
+            drawn=checked.drawn,
+            sides={name: Side(side.hand, side.deck, list(side.destroyed), side.chamber_open,
+                              list(side.armaments), side.blockade, list(side.discard))
+                   for name, side in checked.sides.items()},
+            winners=list(checked.winners),
+        )
+
+
+class _SideJSON(BaseModel):
+    """The JSON form of a side, checked field by field."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    destroyed: list[str] = Field(default_factory=list)
+    chamber_open: bool = False
+    armaments: list[str] = Field(default_factory=list)
+    blockade: str | None = None
+    hand: int = Field(ge=0)
+    deck: int = Field(ge=0)
+    discard: list[str] = Field(default_factory=list)
+
+
+class _StateJSON(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    players: list[str]
+    teams: list[list[str]]
+    bridge: bool
+    first_crown_wins: bool = False
+    seed: int
+    turn: int
+    turn_number: int = 1
+    drawn: int = 0
+    sides: dict[str, _SideJSON]
+    winners: list[str] = Field(default_factory=list)
 
 
 def draw_count(side: Side, cards: Cards) -> int:

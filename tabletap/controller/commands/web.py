@@ -1,0 +1,73 @@
+"""`tabletap web`: the table's page on a phone (docs/WEB.md); `tabletap web pairings`: the
+browsers paired with the parent card, and `--revoke ID` to unpair one.
+
+The page itself lives in the `tabletap.web` package, a layer above the controller; it is
+imported only when the page is started, so the daemon's own commands never load a web stack.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import time
+
+from tabletap.controller.commands.common import add_config_argument, config_or_exit, setup_logging
+from tabletap.controller.control import request, socket_path
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("web", help="serve the table's page for phones (web: in the config)")
+    add_config_argument(p)
+    p.add_argument("what", nargs="?", choices=["pairings"],
+                   help="pairings: list the paired browsers instead of serving the page")
+    p.add_argument("--revoke", metavar="ID", help="with pairings: unpair this browser")
+    p.set_defaults(func=web)
+
+
+def web(args: argparse.Namespace) -> int:
+    config = config_or_exit(args)
+    if args.what == "pairings":
+        return pairings(args, config)
+    if args.revoke:
+        print("tabletap: --revoke goes with `tabletap web pairings`", file=sys.stderr)
+        return 2
+    setup_logging(config.log_level)
+    server = importlib.import_module("tabletap.web.server")
+    try:
+        server.serve(config)
+    except server.NotEnabled as exc:
+        where = args.config or "the config"
+        print(f"tabletap: {exc} ({where})", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"tabletap: the page cannot listen on {config.web.bind}:{config.web.port} "
+              f"({exc.strerror or exc})", file=sys.stderr)
+        return 2
+    return 0
+
+
+def pairings(args: argparse.Namespace, config: object) -> int:
+    path = socket_path(config.state_dir)  # type: ignore[attr-defined]
+    payload: dict[str, object] = {"revoke": args.revoke} if args.revoke else {"pairings": True}
+    try:
+        reply = request(path, payload)
+    except OSError as exc:
+        print(f"tabletap: no table is running at {path} ({exc.strerror or exc}); pairings are "
+              "listed and revoked through the running daemon", file=sys.stderr)
+        return 2
+    if not reply.get("ok"):
+        print(f"tabletap: {reply.get('error')}", file=sys.stderr)
+        return 1
+    if args.revoke:
+        gone = reply["revoked"]
+        print(f"revoked {gone['id']} ({gone['label']}): that browser can no longer change "
+              "anything")
+        return 0
+    rows = reply.get("pairings", [])
+    if not rows:
+        print("no browser is paired")
+    for p in rows:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(p["created"]))
+        print(f"{p['id']}  {when}  {p['label']}  (confirmed with {p['card']})")
+    return 0

@@ -1,0 +1,119 @@
+"""Enrolling a box of tags from the phone, inside the running daemon.
+
+`tabletap tags enroll` owns a reader of its own and blocks until each tag is tapped; at the table
+the daemon owns the readers, so here enrolment is a mode of the daemon's own loop: while it is
+on, every tag placed at any reader is programmed as the next piece of the box (the same checks as
+`tabletap tags enroll`: read back, never overwrite another piece, enrol by UID what cannot be
+written), and the play-by-play and the page's snapshot say how far it got.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabletap.controller.identity import UidRegistry, uid_hex
+from tabletap.controller.pieces import pieces_of
+from tabletap.controller.ports import TagRead, TagWriter
+from tabletap.controller.tagging import Enrolment, TagJobError
+
+
+class EnrolmentError(ValueError):
+    """An enrolment that cannot start; the message is the sentence to show."""
+
+
+@dataclass
+class BoxEnrolment:
+    game: str
+    pieces: list[str]
+    registry: UidRegistry
+    done: list[str] = field(default_factory=list)
+    last: str = ""  # what the last tap did, for the page
+
+    @property
+    def next(self) -> str | None:
+        return self.pieces[len(self.done)] if len(self.done) < len(self.pieces) else None
+
+    def progress(self) -> dict[str, Any]:
+        return {"game": self.game, "done": len(self.done), "total": len(self.pieces),
+                "next": self.next, "last": self.last}
+
+
+class EnrolDesk:
+    """Starts, feeds and stops the daemon's enrolment mode. `say` is the play-by-play."""
+
+    def __init__(self, readers: dict[str, Any], registry: UidRegistry | None, say: Any) -> None:
+        self.readers = readers
+        self.registry = registry
+        self.say = say
+        self.job: BoxEnrolment | None = None
+        self.finished: BoxEnrolment | None = None  # the last one, for the page to report
+
+    def progress(self) -> dict[str, Any] | None:
+        shown = self.job or self.finished
+        return None if shown is None else {**shown.progress(), "active": self.job is not None}
+
+    def start(self, body: dict[str, Any]) -> BoxEnrolment:
+        if self.registry is None:
+            raise EnrolmentError("This table has no UID registry to enrol into.")
+        game = body.get("game")
+        decks = body.get("decks") or ()
+        if not isinstance(game, str) or not isinstance(decks, list | tuple):
+            raise EnrolmentError("enrol takes {\"game\": G} and, for Oversiege, \"decks\".")
+        try:
+            pieces = pieces_of(game, tuple(str(d) for d in decks), body.get("only"))
+        except ValueError as exc:
+            raise EnrolmentError(str(exc)) from None
+        known = set(self.registry.pieces.values()) if body.get("resume", True) else set()
+        job = BoxEnrolment(game, pieces, self.registry)
+        job.done = [p for p in pieces if p in known]
+        # Pieces already enrolled stay done; the rest keep the box's order.
+        job.pieces = job.done + [p for p in pieces if p not in known]
+        self.job, self.finished = job, job
+        self.say(f"  Enrolling {game}: {len(job.done)} of {len(pieces)} done; tap "
+                 f"{job.next} at any reader." if job.next else f"  {game}: every tag is "
+                 "already enrolled.")
+        if job.next is None:
+            self.job = None
+        return job
+
+    def stop(self) -> BoxEnrolment | None:
+        job, self.job = self.job, None
+        if job is not None:
+            self.say(f"  Enrolment stopped at {len(job.done)} of {len(job.pieces)}; start it "
+                     "again to go on.")
+        return job
+
+    def tag(self, reader: str, tag: TagRead) -> None:
+        """A tag was placed while enrolling: program it as the next piece."""
+        job = self.job
+        if job is None or job.next is None:
+            return
+        piece = job.next
+        owner = job.registry.lookup(tag.uid)
+        if owner and owner != piece:
+            job.last = f"that tag is already {owner}; tap a new one for {piece}"
+            self.say(f"  ✗ {job.last}")
+            return
+        writer = self.readers.get(reader)
+        if not isinstance(writer, TagWriter):
+            job.last = f"reader {reader} cannot write tags; tap {piece} at another"
+            self.say(f"  ✗ {job.last}")
+            return
+        try:
+            how = Enrolment(None, writer, job.registry)._program(tag, piece)  # type: ignore[arg-type]
+            job.registry.enroll(tag.uid, piece)
+            job.registry.save()  # after every tag: a power cut keeps the progress
+        except (TagJobError, OSError) as exc:
+            job.last = f"{piece}: {exc}; tap it again"
+            self.say(f"  ✗ {job.last}")
+            return
+        job.done.append(piece)
+        job.last = f"{piece} is tag {uid_hex(tag.uid)} ({how})"
+        following = job.next
+        self.say(f"  [{len(job.done)}/{len(job.pieces)}] ok: {job.last}."
+                 + (f" Next: {following}." if following else ""))
+        if following is None:
+            self.say(f"  Every {job.game} tag is enrolled ({len(job.pieces)}).")
+            self.job = None
+            self.finished = job

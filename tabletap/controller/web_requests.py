@@ -1,0 +1,312 @@
+"""The control-socket request kinds the phone page needs: pair, pairings, revoke, snapshot, and
+enrol (a box of tags enrolled from the phone, controller.enrolment).
+
+The page runs in its own process (`tabletap web`) and polls `snapshot` with the change counter it
+last saw; while nothing changed the answer is a few bytes, so the daemon never does real work for
+a browser and never waits on one. Everything here runs on the daemon's thread, between polls.
+
+`attach(daemon)` gives a daemon its pairing desk, its enrolment desk and the play-by-play feed;
+`HANDLERS` maps each request kind to `function(daemon, request) -> reply`, for the request
+dispatch to register.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from tabletap.controller.enrolment import EnrolDesk, EnrolmentError
+from tabletap.controller.pairing import ADMIN_PIECE, PairingDesk, PairingError, PairingStore
+from tabletap.controller.rules.base import JSON, Rejection
+
+PROTOCOL = 1
+FEED_LINES = 60
+REFUSAL = re.compile(r"^\s*✗ rejected \(([^)]*)\): (.*)$")
+
+Handler = Callable[[Any, dict[str, Any]], dict[str, Any]]
+Extras = Callable[[Any, Any], JSON]
+
+
+class WebSide:
+    """What the daemon keeps for the page: the pairing desk, the last lines of the
+    play-by-play, the last refusal, and a counter that moves whenever any of it does."""
+
+    def __init__(self, daemon: Any) -> None:
+        self.daemon = daemon
+        self.lines: deque[dict[str, Any]] = deque(maxlen=FEED_LINES)
+        self.seq = 0
+        self.refusal: dict[str, Any] | None = None
+        self.counter = 0
+        self._seen: tuple[Any, ...] = ()
+        self._wrapped: Any = None
+        config = daemon.session.config
+        self.desk = PairingDesk(PairingStore.load(config.state_dir), self._show, self._say,
+                                config.web.pairing_seconds)
+        self.enrol = EnrolDesk(daemon.readers, daemon.identifier.registry, self._say)
+        self._wrap_session()
+
+    # -- the session's voice, copied for the page ------------------------------------------
+
+    def _wrap_session(self) -> None:
+        """Tee the session's play-by-play into the feed, and while a phone waits to pair make
+        the `pairing` pattern the lights' resting picture, so an answer to a tap in the window
+        does not put it out (again after a new session object)."""
+        session = self.daemon.session
+        if session.narrate is self._wrapped:
+            return
+        inner, turn = session.narrate, session.show_turn
+
+        def narrate(text: str) -> None:
+            self._note(text)
+            inner(text)
+
+        def show_turn() -> None:
+            if self.desk.waiting:
+                self._show("pairing", False)
+            else:
+                turn()
+
+        self._wrapped = session.narrate = narrate
+        session.show_turn = show_turn
+
+    def _note(self, text: str) -> None:
+        self.seq += 1
+        self.counter += 1
+        self.lines.append({"seq": self.seq, "text": text.strip()})
+        m = REFUSAL.match(text)
+        if m:
+            self.refusal = {"seq": self.seq, "code": m.group(1), "message": m.group(2)}
+
+    def _say(self, text: str) -> None:
+        self.daemon.session.narrate(text)
+
+    def _show(self, pattern: str, hold: bool) -> None:
+        session = self.daemon.session
+        session._show(pattern, None, self.daemon.clock.now(), hold)  # the session's own timing
+
+    # -- the daemon's hooks ------------------------------------------------------------------
+
+    def tap(self, reader: str, piece: str, now: float) -> None:
+        """An `admin/<n>` piece was placed: pairing, never the game."""
+        try:
+            self.desk.tap(reader, piece, now)
+        except Rejection as rejection:
+            self.daemon.session.reject(rejection, now)
+
+    def takes_tag(self, kind: str, reader: str, tag: Any) -> bool:
+        """While a box is being enrolled, every tag is the next piece, never a move."""
+        if self.enrol.job is None:
+            return False
+        if kind == "placed":
+            self.enrol.tag(reader, tag)
+        return True
+
+    def tick(self, now: float) -> None:
+        self.desk.tick(now)
+
+    # -- snapshots ---------------------------------------------------------------------------
+
+    def current_counter(self) -> int:
+        self._wrap_session()
+        session = self.daemon.session
+        key = (id(session), id(session.state), session.actions, id(session.last),
+               self.desk.version)
+        if key != self._seen:
+            self._seen = key
+            self.counter += 1
+        return self.counter
+
+    def snapshot(self) -> JSON:
+        session = self.daemon.session
+        engine, state = session.engine, session.state
+        header = session.header
+        game = header.game if header is not None else getattr(engine, "name", None)
+        last = session.last
+        view = json.loads(json.dumps(engine.public_view(state, False)))
+        extras = EXTRAS.get(game or "")
+        now = self.daemon.clock.now()
+        r = self.desk.request
+        return {
+            "game": game,
+            "players": list(header.players) if header else list(view.get("players", [])),
+            "turn": engine.current_player(state),
+            "over": engine.is_over(state),
+            "winners": list(engine.winners(state)),
+            "scores": dict(engine.scores(state)),
+            "actions": session.actions,
+            "view": view,
+            "extra": extras(engine, state) if extras else {},
+            "last": None if last is None else {
+                "accepted": last.accepted,
+                "code": last.rejection.code if last.rejection else None,
+                "message": last.rejection.message if last.rejection else None,
+                "pending": last.pending,
+                "events": [ev.text for ev in last.events],
+            },
+            "refusal": self.refusal,
+            "log": list(self.lines),
+            "enrolment": self.enrol.progress(),
+            "pairing": {
+                "waiting": self.desk.waiting,
+                "seconds_left": round(max(0.0, r.expires - now), 1)
+                if r is not None and self.desk.waiting else 0,
+            },
+        }
+
+
+def attach(daemon: Any) -> WebSide:
+    """Give `daemon` its pairing desk and feed (`tabletap run` does this at start)."""
+    side = WebSide(daemon)
+    daemon.admin = side
+    return side
+
+
+def is_admin_piece(piece: str) -> bool:
+    return bool(ADMIN_PIECE.match(piece))
+
+
+# -- per-game extras: what a page needs beyond the engine's public view --------------------
+
+
+def kingdomino_extras(engine: Any, state: Any) -> JSON:
+    """Kingdoms as cells, the faces of the dominoes in the lines, and the legal moves now, so
+    the page can draw the grid and highlight the legal cells without knowing any rule."""
+    from tabletap.controller.rules.kingdomino.dominoes import dominoes
+    from tabletap.controller.rules.kingdomino.state import kingdom_to_json
+    from tabletap.controller.rules.kingdomino.treasures import oriented
+
+    faces = dominoes()
+    shown = {s.domino for s in state.line} | {s.domino for s in state.next_line}
+    legal = [engine.action_to_json(a) for a in engine.legal_actions(state)]
+    return {
+        "size": state.size,
+        "kingdoms": {p: kingdom_to_json(k)["cells"] for p, k in state.kingdoms.items()},
+        "dominoes": {str(n): [[faces[n].left.terrain, faces[n].left.crowns],
+                              [faces[n].right.terrain, faces[n].right.crowns]]
+                     for n in sorted(shown)},
+        "legal": [a for a in legal if a["action"] in ("claim", "place", "discard", "treasure")],
+        # Each face-up gem's quarters (nw, ne, se, sw) after 0..3 quarter turns: what the page
+        # draws on the corner while a parent turns the gem.
+        "gem_faces": {t: [list(oriented(t, k)) for k in range(4)] for t in state.face_up},
+    }
+
+
+def magic_keys_extras(engine: Any, state: Any) -> JSON:
+    return {"track": list(engine.track.spaces)}
+
+
+EXTRAS: dict[str, Extras] = {
+    "kingdomino": kingdomino_extras,
+    "magic-keys": magic_keys_extras,
+}
+
+
+# -- the request kinds ------------------------------------------------------------------------
+
+
+def _side(daemon: Any) -> WebSide:
+    side = getattr(daemon, "admin", None)
+    if not isinstance(side, WebSide):
+        side = attach(daemon)
+    return side
+
+
+def _error(text: str) -> dict[str, Any]:
+    return {"ok": False, "error": text}
+
+
+def pair(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
+    """`{"pair": {"token_sha256": H, "label": L}}` starts a window;
+    `{"pair": {"status": ID}}` tells whether the parent card confirmed it."""
+    body = request["pair"]
+    if not isinstance(body, dict):
+        return _error("bad request: `pair` takes {\"token_sha256\": ..., \"label\": ...} or "
+                      "{\"status\": ID}")
+    side, now = _side(daemon), daemon.clock.now()
+    if "status" in body:
+        return {"ok": True, **side.desk.status(body["status"], now)}
+    try:
+        r = side.desk.start(body.get("token_sha256"), body.get("label"), now)
+    except PairingError as exc:
+        return _error(str(exc))
+    return {"ok": True, "request": r.id, "seconds_left": round(r.expires - now, 1)}
+
+
+def pairings(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
+    """`{"pairings": true}` lists them; `{"pairings": {"check": H}}` says whether the session
+    token with that hash is paired."""
+    side, body = _side(daemon), request["pairings"]
+    if isinstance(body, dict) and "check" in body:
+        found = side.desk.check(body["check"])
+        return {"ok": True, "paired": found is not None,
+                "pairing": found.public() if found else None}
+    return {"ok": True, "pairings": side.desk.listing()}
+
+
+def revoke(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
+    """`{"revoke": ID}`."""
+    try:
+        gone = _side(daemon).desk.revoke(request["revoke"])
+    except PairingError as exc:
+        return _error(str(exc))
+    except OSError as exc:
+        return _error(f"the pairing could not be revoked ({exc.strerror or exc})")
+    return {"ok": True, "revoked": gone.public()}
+
+
+def enrol(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
+    """`{"enrol": {"game": G, "decks": [...]}}` puts the daemon in enrolment mode;
+    `{"enrol": {"stop": true}}` ends it."""
+    body, desk = request["enrol"], _side(daemon).enrol
+    if not isinstance(body, dict):
+        return _error("bad request: `enrol` takes {\"game\": G} or {\"stop\": true}")
+    if body.get("stop"):
+        desk.stop()
+        return {"ok": True, "enrolment": desk.progress()}
+    try:
+        desk.start(body)
+    except EnrolmentError as exc:
+        return _error(str(exc))
+    return {"ok": True, "enrolment": desk.progress()}
+
+
+def doctor(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
+    """`{"doctor": true}`: the running table's devices, as controller.table_health checks them."""
+    from tabletap.controller.table_health import table_findings
+
+    return {"ok": True, "findings": [{"status": f.status, "device": f.device, "detail": f.detail}
+                                     for f in table_findings(daemon)]}
+
+
+def snapshot(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
+    """`{"snapshot": true, "since": N}`: just the counter while it is still N, else the whole
+    snapshot with the new counter."""
+    side = _side(daemon)
+    side.desk.tick(daemon.clock.now())
+    counter = side.current_counter()
+    if request.get("since") == counter:
+        return {"ok": True, "protocol": PROTOCOL, "counter": counter, "changed": False}
+    return {"ok": True, "protocol": PROTOCOL, "counter": counter, "changed": True,
+            "snapshot": side.snapshot()}
+
+
+HANDLERS: dict[str, Handler] = {
+    "pair": pair,
+    "pairings": pairings,
+    "revoke": revoke,
+    "snapshot": snapshot,
+    "enrol": enrol,
+    "doctor": doctor,
+}
+
+
+def handle(daemon: Any, request: dict[str, Any]) -> dict[str, Any] | None:
+    """The reply for a request of one of these kinds, or None for any other kind (the hook the
+    request dispatch calls before its own kinds)."""
+    for kind, handler in HANDLERS.items():
+        if kind in request:
+            return handler(daemon, request)
+    return None

@@ -1,0 +1,315 @@
+"""The page's HTTP API (docs/WEB.md) on Starlette: only these routes, nothing else is served.
+
+Starlette + uvicorn rather than aiohttp: the app is a plain ASGI object, so its tests drive it
+through the same routing and middleware uvicorn serves; sse-starlette gives server-sent events
+with keep-alive pings and clean disconnects, which is all the live view needs (a phone only
+listens; its few actions are ordinary POSTs, so a websocket would buy nothing).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from sse_starlette.sse import EventSourceResponse
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from tabletap.web.feed import Feed
+from tabletap.web.guard import COOKIE, COOKIE_MAX_AGE, Guard, token_hash
+from tabletap.web.link import DaemonLink, LinkError
+
+STATIC = Path(__file__).parent / "static"
+BODY_LIMIT = 16 * 1024
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+UNKNOWN = "unknown request"  # how a daemon without a request kind answers it
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+class Headers:
+    """Nothing from elsewhere may run or frame the page; API answers are never cached.
+    (Plain ASGI rather than BaseHTTPMiddleware, which would buffer the event stream.)"""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        extra = [(b"content-security-policy", CSP.encode()),
+                 (b"x-content-type-options", b"nosniff"),
+                 (b"referrer-policy", b"no-referrer"),
+                 (b"x-frame-options", b"DENY")]
+        if scope["path"].startswith("/api/"):
+            extra.append((b"cache-control", b"no-store"))
+
+        async def with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def _error(status: int, text: str) -> JSONResponse:
+    return JSONResponse({"ok": False, "error": text}, status_code=status)
+
+
+class Page:
+    def __init__(self, socket: str | Path, public: bool = True, poll_period: float = 0.1,
+                 pair_rate: str = "5/minute") -> None:
+        self.link = DaemonLink(socket)
+        self.feed = Feed(self.link, poll_period)
+        self.guard = Guard(pair_rate)
+        self.public = public
+
+    # -- who is asking ----------------------------------------------------------------------
+
+    async def pairing_of(self, request: Request) -> dict[str, Any] | None:
+        token = self.guard.session_token(request)
+        if token is None:
+            return None
+        reply = await self.link.ask({"pairings": {"check": token_hash(token)}})
+        return reply.get("pairing") if reply.get("ok") and reply.get("paired") else None
+
+    async def may_watch(self, request: Request) -> bool:
+        return self.public or await self.pairing_of(request) is not None
+
+    def changing(self, paired: bool = True) -> Callable[[Endpoint], Endpoint]:
+        """A POST: a session, the CSRF token, this origin, and (unless `paired` is False) a
+        pairing the daemon confirms. Unpaired: 401; a forged or stale request: 403."""
+
+        def wrap(endpoint: Endpoint) -> Endpoint:
+            async def guarded(request: Request) -> Response:
+                problem = self.guard.csrf_problem(request)
+                if problem:
+                    return _error(403, problem)
+                try:
+                    if paired and await self.pairing_of(request) is None:
+                        return _error(401, "Pair this phone with the table first: press Pair, "
+                                      "then tap the parent card at a reader.")
+                    return await endpoint(request)
+                except LinkError as exc:
+                    return _error(503, str(exc))
+
+            return guarded
+
+        return wrap
+
+    @staticmethod
+    async def body(request: Request) -> Any:
+        """The JSON body, read no further than BODY_LIMIT (a phone's action is tiny)."""
+        raw = b""
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > BODY_LIMIT:
+                raise ValueError(f"the request is larger than {BODY_LIMIT} bytes")
+        try:
+            return json.loads(raw or b"{}")
+        except RecursionError:
+            raise ValueError("the JSON is nested too deeply") from None
+
+    async def forward(self, payload: dict[str, Any], kind: str) -> Response:
+        reply = await self.link.ask(payload, with_id=True)
+        if not reply.get("ok"):
+            error = str(reply.get("error"))
+            if error.startswith(UNKNOWN):
+                return _error(501, f"This table's daemon does not know `{kind}` yet; update "
+                              "tabletap.")
+            return _error(400, error)
+        await self.feed.poll_once()  # the page sees the result at once, not a period later
+        return JSONResponse(reply)
+
+    # -- endpoints ----------------------------------------------------------------------------
+
+    async def index(self, request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    async def session(self, request: Request) -> Response:
+        token = self.guard.session_token(request)
+        fresh = token is None
+        if fresh:
+            token = self.guard.new_token()
+        try:
+            pairing = None if fresh else await self.pairing_of(request)
+        except LinkError as exc:
+            pairing, down = None, str(exc)
+        else:
+            down = None
+        response = JSONResponse({"ok": True, "paired": pairing is not None, "pairing": pairing,
+                                 "csrf": self.guard.csrf_for(token), "public": self.public,
+                                 "down": down})
+        if fresh:
+            response.set_cookie(COOKIE, token, max_age=COOKIE_MAX_AGE, httponly=True,
+                                samesite="strict", secure=request.url.scheme == "https",
+                                path="/")
+        return response
+
+    async def state(self, request: Request) -> Response:
+        try:
+            if not await self.may_watch(request):
+                return _error(401, "This table shows its game only to paired phones.")
+            await self.feed.poll_once()  # a few bytes when nothing changed
+        except LinkError as exc:
+            return _error(503, str(exc))
+        if self.feed.down:
+            return _error(503, self.feed.down)
+        return JSONResponse({"ok": True, **self.feed.message()})
+
+    async def stream(self, request: Request) -> Response:
+        try:
+            if not await self.may_watch(request):
+                return _error(401, "This table shows its game only to paired phones.")
+        except LinkError as exc:
+            return _error(503, str(exc))
+        queue = self.feed.subscribe()
+
+        async def events() -> AsyncIterator[dict[str, str]]:
+            try:
+                while True:
+                    msg = await queue.get()
+                    yield {"event": "state", "data": json.dumps(msg)}
+            finally:
+                self.feed.unsubscribe(queue)
+
+        return EventSourceResponse(events(), ping=15)
+
+    async def pair(self, request: Request) -> Response:
+        if not self.guard.may_try_pairing(request):
+            return _error(429, "Too many pairing attempts from this phone; wait a minute.")
+        token = self.guard.session_token(request)
+        assert token is not None  # csrf_problem made sure
+        agent = request.headers.get("user-agent", "")
+        label = "a phone" if "Mobile" in agent else "a browser"
+        with contextlib.suppress(ValueError):
+            given = await self.body(request)
+            if isinstance(given, dict) and isinstance(given.get("label"), str):
+                label = given["label"].strip()[:60] or label
+        reply = await self.link.ask({"pair": {"token_sha256": token_hash(token), "label": label}})
+        if not reply.get("ok"):
+            return _error(409, str(reply.get("error")))
+        await self.feed.poll_once()
+        return JSONResponse(reply)
+
+    async def pair_status(self, request: Request) -> Response:
+        try:
+            reply = await self.link.ask({"pair": {"status": request.path_params["rid"]}})
+        except LinkError as exc:
+            return _error(503, str(exc))
+        return JSONResponse(reply)
+
+    async def forward_object(self, request: Request, kind: str, example: str) -> Response:
+        """The JSON object in the body, sent to the daemon as request `kind`."""
+        try:
+            body = await self.body(request)
+        except ValueError as exc:
+            return _error(400, f"bad request: {exc}")
+        if not isinstance(body, dict) or (kind == "do" and not isinstance(body.get("action"),
+                                                                           str)):
+            return _error(400, f"bad request: a JSON object like {example} expected")
+        return await self.forward({kind: body}, kind)
+
+    async def do(self, request: Request) -> Response:
+        return await self.forward_object(request, "do", '{"action": "claim", "domino": 5}')
+
+    async def new(self, request: Request) -> Response:
+        return await self.forward_object(request, "new",
+                                         '{"game": "kingdomino", "players": ["ana", "ben"]}')
+
+    async def enrol(self, request: Request) -> Response:
+        return await self.forward_object(request, "enrol", '{"game": "kingdomino"}')
+
+    async def enrol_stop(self, request: Request) -> Response:
+        return await self.forward({"enrol": {"stop": True}}, "enrol")
+
+    async def undo(self, request: Request) -> Response:
+        return await self.forward({"undo": True}, "undo")
+
+    async def abandon(self, request: Request) -> Response:
+        return await self.forward({"abandon": True}, "abandon")
+
+    async def paired_read(self, request: Request, payload: dict[str, Any],
+                          refusal: str) -> Response:
+        """A question only a paired phone may ask the daemon; its answer as it comes."""
+        try:
+            if await self.pairing_of(request) is None:
+                return _error(401, refusal)
+            reply = await self.link.ask(payload)
+        except LinkError as exc:
+            return _error(503, str(exc))
+        if not reply.get("ok"):
+            error = str(reply.get("error"))
+            return _error(501 if error.startswith(UNKNOWN) else 400, error)
+        return JSONResponse(reply)
+
+    async def reveal(self, request: Request) -> Response:
+        """The hidden information (Magic Keys' fake keys), for a parent."""
+        return await self.paired_read(request, {"state": True, "reveal": True},
+                                      "Only a paired phone may see the game's secrets.")
+
+    async def doctor(self, request: Request) -> Response:
+        """The running table's devices (controller.table_health)."""
+        return await self.paired_read(request, {"doctor": True},
+                                      "Only a paired phone may check the table.")
+
+    async def pairings(self, request: Request) -> Response:
+        return await self.paired_read(request, {"pairings": True},
+                                      "Only a paired phone may see the pairings.")
+
+    async def revoke(self, request: Request) -> Response:
+        reply = await self.link.ask({"revoke": request.path_params["pid"]}, with_id=True)
+        if not reply.get("ok"):
+            return _error(404, str(reply.get("error")))
+        await self.feed.poll_once()
+        return JSONResponse(reply)
+
+    # -- the app ------------------------------------------------------------------------------
+
+    def app(self) -> Starlette:
+        c = self.changing
+
+        @contextlib.asynccontextmanager
+        async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+            task = asyncio.create_task(self.feed.run())
+            try:
+                yield
+            finally:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+
+        routes = [
+            Route("/", self.index),
+            Route("/api/session", self.session),
+            Route("/api/state", self.state),
+            Route("/api/stream", self.stream),
+            Route("/api/pair", c(paired=False)(self.pair), methods=["POST"]),
+            Route("/api/pair/{rid:str}", self.pair_status),
+            Route("/api/do", c()(self.do), methods=["POST"]),
+            Route("/api/new", c()(self.new), methods=["POST"]),
+            Route("/api/undo", c()(self.undo), methods=["POST"]),
+            Route("/api/enrol", c()(self.enrol), methods=["POST"]),
+            Route("/api/enrol/stop", c()(self.enrol_stop), methods=["POST"]),
+            Route("/api/abandon", c()(self.abandon), methods=["POST"]),
+            Route("/api/reveal", self.reveal),
+            Route("/api/doctor", self.doctor),
+            Route("/api/pairings", self.pairings),
+            Route("/api/pairings/{pid:str}/revoke", c()(self.revoke), methods=["POST"]),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ]
+        return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(Headers)])
+
+
+def build_app(socket: str | Path, public: bool = True, poll_period: float = 0.1) -> Starlette:
+    return Page(socket, public, poll_period).app()

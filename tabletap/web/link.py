@@ -1,0 +1,51 @@
+"""The page's way to the daemon: one JSON line out, one back, over the control socket.
+
+Asynchronous so a slow or absent daemon never blocks the page's other requests; every call has a
+deadline, and anything that goes wrong on the way is a LinkError the API answers with 503.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from pathlib import Path
+from typing import Any
+
+REPLY_LIMIT = 4 * 1024 * 1024  # a snapshot with four full kingdoms is a few tens of KiB
+
+
+class LinkError(RuntimeError):
+    """The daemon could not be asked (not running, or it did not answer in time)."""
+
+
+class DaemonLink:
+    def __init__(self, path: str | Path, timeout: float = 3.0) -> None:
+        self.path = Path(path)
+        self.timeout = timeout
+
+    async def ask(self, payload: dict[str, Any], with_id: bool = False) -> dict[str, Any]:
+        """The daemon's answer to `payload`. `with_id` adds a fresh request id, so a daemon that
+        remembers ids answers a repeat instead of acting twice."""
+        if with_id:
+            payload = {**payload, "id": uuid.uuid4().hex}
+        try:
+            return await asyncio.wait_for(self._ask(payload), self.timeout)
+        except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError) as exc:
+            why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+            raise LinkError(f"the table is not answering ({why})") from None
+
+    async def _ask(self, payload: dict[str, Any]) -> dict[str, Any]:
+        reader, writer = await asyncio.open_unix_connection(str(self.path), limit=REPLY_LIMIT)
+        try:
+            writer.write(json.dumps(payload).encode() + b"\n")
+            await writer.drain()
+            raw = await reader.readline()
+        finally:
+            writer.close()
+        if not raw:
+            raise ValueError("the daemon closed the connection without an answer")
+        reply = json.loads(raw)
+        if not isinstance(reply, dict):
+            raise ValueError("the daemon's answer is not a JSON object")
+        return reply

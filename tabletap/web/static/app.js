@@ -1,0 +1,341 @@
+// The table's page: watches the game through server-sent events and, once this phone is paired
+// with the parent card, sends the same `do:` actions the console sends. Each game draws its own
+// board: /static/views/<game>.js registers TT.views[game] = {render(el, snap, ctx)}; a game with
+// no view file yet gets the engine's public view as text.
+"use strict";
+
+const TT = (window.TT = {
+  views: {},
+  snap: null,
+  counter: null,
+  session: { paired: false, csrf: "", public: true },
+  loading: {},
+});
+
+// -- small helpers ---------------------------------------------------------------------------
+
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k === "text") el.textContent = v;
+    else if (k === "css") for (const [p, x] of Object.entries(v)) el.style.setProperty(p, x);
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+TT.h = h;
+
+const $ = (id) => document.getElementById(id);
+
+let toastTimer = null;
+function toast(text) {
+  const t = $("toast");
+  t.textContent = text;
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => (t.hidden = true), 4000);
+}
+TT.toast = toast;
+
+async function post(path, body) {
+  const res = await fetch(path, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": TT.session.csrf },
+    body: JSON.stringify(body || {}),
+  });
+  let data = {};
+  try { data = await res.json(); } catch (e) { data = { error: res.statusText }; }
+  if (res.status === 401 || res.status === 403) await loadSession();
+  return { status: res.status, data };
+}
+TT.post = post;
+
+// Send one action as `tabletap do` would; the answer (or refusal) shows in the toast.
+async function act(action) {
+  const { status, data } = await post("/api/do", action);
+  if (status !== 200) { toast(data.error || `refused (${status})`); return data; }
+  if (data.accepted === false) toast(`✗ ${data.message}`);
+  else if (data.events && data.events.length) toast(data.events.join(" "));
+  return data;
+}
+TT.act = act;
+
+// -- the session and pairing -------------------------------------------------------------------
+
+async function loadSession() {
+  const res = await fetch("/api/session", { credentials: "same-origin" });
+  TT.session = await res.json();
+  drawControls();
+  if (TT.session.public || TT.session.paired) listen();
+  else $("status").replaceChildren(h("p", { class: "turn" },
+    "This table shows its game only to paired phones: pair this phone below."));
+  return TT.session;
+}
+
+let pairPoll = null;
+async function startPairing() {
+  const name = $("pair-name") ? $("pair-name").value.trim() : "";
+  const { status, data } = await post("/api/pair", name ? { label: name } : {});
+  if (status !== 200) { toast(data.error || `pairing refused (${status})`); return; }
+  const box = $("pairbox");
+  const left = h("strong", { id: "pair-left", text: `${Math.round(data.seconds_left)}` });
+  box.replaceChildren(h("p", { id: "pair-wait", class: "turn" },
+    "Tap the parent card at any reader of the table within ", left, " seconds."));
+  clearInterval(pairPoll);
+  pairPoll = setInterval(async () => {
+    const r = await fetch(`/api/pair/${encodeURIComponent(data.request)}`);
+    const s = await r.json();
+    if (s.status === "waiting") { left.textContent = `${Math.round(s.seconds_left)}`; return; }
+    clearInterval(pairPoll);
+    if (s.status === "paired") { toast("This phone is paired with the table."); }
+    else { toast("Nobody tapped the parent card in time: not paired. Try again."); }
+    await loadSession();
+  }, 1000);
+}
+
+function drawControls() {
+  const s = TT.session;
+  const box = $("pairbox");
+  if (s.paired) {
+    box.replaceChildren(h("p", { id: "paired", class: "muted" },
+      `Paired as ${s.pairing ? s.pairing.label : "this phone"}: you may change the game.`));
+  } else {
+    box.replaceChildren(
+      h("p", { class: "muted" }, "Watching. To set up games and enter moves, pair this phone."),
+      h("label", {}, "This phone's name (for the list of paired phones)",
+        h("input", { id: "pair-name", autocomplete: "off", maxlength: "60", placeholder: "Ana's phone" })),
+      h("button", { id: "pair", type: "button", onclick: startPairing }, "Pair this phone"));
+  }
+  $("gamebuttons").hidden = !s.paired;
+  $("setup").hidden = !s.paired;
+  $("pairings").hidden = !s.paired;
+  $("enrol").hidden = !s.paired;
+  $("doctor").hidden = !s.paired;
+  if (s.paired) loadPairings();
+  if (TT.snap) drawBoard(TT.snap);
+}
+
+async function loadPairings() {
+  const res = await fetch("/api/pairings", { credentials: "same-origin" });
+  if (!res.ok) return;
+  const data = await res.json();
+  const mine = TT.session.pairing ? TT.session.pairing.id : null;
+  $("pairinglist").replaceChildren(...data.pairings.map((p) => h("li", { "data-id": p.id },
+    h("span", {}, `${p.label}${p.id === mine ? " (this phone)" : ""}`,
+      h("br"), h("small", { class: "muted" }, new Date(p.created * 1000).toLocaleString())),
+    h("button", { type: "button", class: "danger", onclick: async () => {
+      const { status, data: d } = await post(`/api/pairings/${encodeURIComponent(p.id)}/revoke`);
+      toast(status === 200 ? `Unpaired ${d.revoked.label}.` : d.error);
+      await loadSession();
+    } }, "Revoke"))));
+}
+
+// -- drawing the snapshot ----------------------------------------------------------------------
+
+function colourOf(snap, player, seat) {
+  const c = (snap.view && snap.view.colours && snap.view.colours[player]) || player;
+  const css = { pink: "#e91e8c", yellow: "#f2c200", green: "#2e7d32", blue: "#1565c0",
+    red: "#c62828", purple: "#6a1b9a", orange: "#ef6c00", white: "#ffffff" };
+  return css[c] || ["#c62828", "#1565c0", "#2e7d32", "#f2c200"][seat % 4];
+}
+TT.colourOf = colourOf;
+
+function drawStatus(snap) {
+  const title = { "magic-keys": "Magic Keys", oversiege: "Oversiege", kingdomino: "Kingdomino" };
+  $("title").textContent = title[snap.game] || snap.game || "tabletap";
+  const line = snap.over
+    ? `${snap.winners.join(" and ")} ${snap.winners.length > 1 ? "win" : "wins"}!`
+    : snap.turn ? `${snap.turn}'s turn` : "";
+  const pending = snap.last && snap.last.pending ? h("p", { class: "muted" }, `… ${snap.last.pending}`) : null;
+  const pairing = snap.pairing && snap.pairing.waiting
+    ? h("p", { class: "muted" }, "The table is waiting for the parent card (pairing).") : null;
+  $("status").replaceChildren(
+    h("div", { id: "turn", class: "turn" }, line),
+    h("ul", { class: "scores", id: "scores" }, snap.players.map((p, i) =>
+      h("li", { class: p === snap.turn ? "now" : "" },
+        h("span", { class: "swatch", css: { background: colourOf(snap, p, i) } }),
+        `${p} ${snap.scores[p] ?? 0}`))),
+    ...[pending, pairing].filter(Boolean));
+}
+
+function drawRefusal(snap) {
+  const r = snap.refusal;
+  const box = $("refusal");
+  if (!r) { box.hidden = true; return; }
+  const newest = snap.log.length ? snap.log[snap.log.length - 1].seq : r.seq;
+  box.hidden = false;
+  box.classList.toggle("old", newest !== r.seq);
+  box.replaceChildren(h("strong", {}, "Last refusal"), h("span", { id: "refusal-text" }, r.message));
+}
+
+// "magic-keys/key/blue/3" -> "the blue key 3": what a parent looks for in the box.
+function friendly(piece) {
+  const parts = piece.split("/");
+  if (parts[0] === "admin") return `parent card ${parts[1]}`;
+  if (parts[0] === "game") return `the ${parts[1].replace(/-/g, " ")} game card`;
+  const rest = parts.slice(1);
+  if (parts[0] === "magic-keys" && rest[0] === "key") {
+    return rest[1] === "gold" ? "the golden key" : `the ${rest[1]} key ${rest[2]}`;
+  }
+  if (parts[0] === "kingdomino" && rest[0] === "treasure") return `the ${rest.slice(1).join(" ")} gem`;
+  return `the ${rest.join(" ").replace(/-/g, " ")}`;
+}
+TT.friendly = friendly;
+
+function drawEnrolment(snap) {
+  const e = snap.enrolment;
+  const box = $("enrol-progress");
+  if (!e) { box.replaceChildren(); return; }
+  const line = e.active
+    ? `Tap ${friendly(e.next)} … ${e.done} of ${e.total} done`
+    : `${e.game}: ${e.done} of ${e.total} enrolled${e.done === e.total ? ", all done" : " (stopped)"}`;
+  box.replaceChildren(
+    h("progress", { max: String(e.total), value: String(e.done) }),
+    h("p", { id: "enrol-line", class: "turn" }, line),
+    e.last ? h("p", { class: "muted" }, e.last) : null);
+  if (e.active) $("enrol").open = true;
+}
+
+function drawLog(snap) {
+  $("log").replaceChildren(...snap.log.slice().reverse().map((l) =>
+    h("li", { class: l.text.startsWith("✗") ? "bad" : "", value: l.seq }, l.text)));
+}
+
+function loadView(game) {
+  if (!game || TT.views[game] || TT.loading[game]) return;
+  TT.loading[game] = true;
+  const s = document.createElement("script");
+  s.src = `/static/views/${encodeURIComponent(game)}.js`;
+  s.onload = () => TT.snap && drawBoard(TT.snap);
+  s.onerror = () => { TT.views[game] = TT.views._raw; if (TT.snap) drawBoard(TT.snap); };
+  document.head.append(s);
+}
+
+TT.views._raw = {
+  render(el, snap) {
+    el.append(h("section", { class: "card" }, h("pre", { class: "raw" },
+      JSON.stringify(snap.view, null, 1))));
+  },
+};
+
+function drawBoard(snap) {
+  const view = TT.views[snap.game];
+  const board = $("board");
+  if (!view) { loadView(snap.game); return; }
+  const ctx = { paired: TT.session.paired, act, post, toast, h, colourOf };
+  const fresh = document.createDocumentFragment();
+  const holder = h("div", { class: "board" });
+  fresh.append(holder);
+  try {
+    view.render(holder, snap, ctx);
+  } catch (e) {
+    holder.replaceChildren(h("p", { class: "refusal" }, `This view failed: ${e}`));
+  }
+  board.replaceChildren(...holder.childNodes);
+}
+TT.redraw = () => TT.snap && drawBoard(TT.snap);
+
+function show(msg) {
+  const conn = $("conn");
+  if (msg.down) {
+    conn.textContent = "table not answering";
+    conn.className = "conn down";
+    $("status").replaceChildren(h("p", { class: "turn" }, `The table is not answering: ${msg.down}`));
+    return;
+  }
+  conn.textContent = "live";
+  conn.className = "conn live";
+  TT.snap = msg.snapshot;
+  TT.counter = msg.counter;
+  drawStatus(TT.snap);
+  drawRefusal(TT.snap);
+  drawLog(TT.snap);
+  drawEnrolment(TT.snap);
+  drawBoard(TT.snap);
+  document.body.dataset.counter = String(msg.counter);
+}
+
+let stream = null;
+function listen() {
+  if (stream) return;
+  const es = (stream = new EventSource("/api/stream"));
+  es.addEventListener("state", (ev) => show(JSON.parse(ev.data)));
+  es.onerror = () => { $("conn").textContent = "reconnecting…"; $("conn").className = "conn"; };
+}
+
+// -- set-up, undo, abandon ---------------------------------------------------------------------
+
+const GAMES = {
+  kingdomino: { label: "Kingdomino", options: {
+    treasures: ["The Lost Treasures", true], dynasty: ["Dynasty (three games)", false],
+    middle_kingdom: ["Middle Kingdom", false], harmony: ["Harmony", false],
+    mighty_duel: ["Mighty Duel (2 players, 7×7)", false] } },
+  "magic-keys": { label: "Magic Keys", options: { digital_dice: ["Dice on the table's lights", false] } },
+  oversiege: { label: "Oversiege", options: {}, hint: "deck colours, e.g. red, blue" },
+};
+TT.games = GAMES;
+
+function drawSetupOptions() {
+  const game = $("setup-game").value;
+  const opts = GAMES[game].options;
+  $("setup-players").placeholder = GAMES[game].hint || "ana, ben";
+  $("setup-options").replaceChildren(h("legend", {}, "Options"),
+    ...Object.entries(opts).map(([k, [label, on]]) => h("label", {},
+      h("input", { type: "checkbox", name: k, checked: on }), label)));
+}
+
+async function submitSetup(ev) {
+  ev.preventDefault();
+  const game = $("setup-game").value;
+  const players = $("setup-players").value.split(",").map((p) => p.trim()).filter(Boolean);
+  const options = {};
+  for (const box of $("setup-options").querySelectorAll("input[type=checkbox]")) {
+    if (box.name === "digital_dice") options.dice = box.checked ? "digital" : "physical";
+    else options[box.name] = box.checked;
+  }
+  const { status, data } = await post("/api/new", { game, players, options });
+  toast(status === 200 ? `A new game of ${GAMES[game].label} begins.` : data.error);
+  if (status === 200) $("setup").open = false;
+}
+
+async function simple(path, question, done) {
+  if (question && !window.confirm(question)) return;
+  const { status, data } = await post(path, {});
+  toast(status === 200 ? done : data.error);
+}
+
+function init() {
+  $("setup-game").replaceChildren(...Object.entries(GAMES).map(([k, g]) =>
+    h("option", { value: k }, g.label)));
+  $("setup-game").addEventListener("change", drawSetupOptions);
+  $("setupform").addEventListener("submit", submitSetup);
+  $("enrol-start").addEventListener("click", async () => {
+    const { status, data } = await post("/api/enrol", { game: $("enrol-game").value,
+      decks: $("enrol-game").value === "oversiege" ? ["red", "blue"] : [] });
+    if (status !== 200) toast(data.error);
+  });
+  $("doctor-run").addEventListener("click", async () => {
+    const res = await fetch("/api/doctor", { credentials: "same-origin" });
+    const data = await res.json();
+    if (!res.ok) { toast(data.error); return; }
+    const mark = { ok: "✓", warning: "!", failed: "✗" };
+    $("findings").replaceChildren(...data.findings.map((f) => h("li", { class: f.status },
+      h("strong", {}, `${mark[f.status] || "?"} ${f.device}`), h("br"), f.detail)));
+  });
+  $("enrol-stop").addEventListener("click", () => simple("/api/enrol/stop", null, "Enrolment stopped."));
+  $("undo").addEventListener("click", () => simple("/api/undo", null, "The last move is undone."));
+  $("abandon").addEventListener("click", () =>
+    simple("/api/abandon", "Abandon this game? It cannot be resumed.", "The game is abandoned."));
+  drawSetupOptions();
+  loadSession();
+}
+
+document.addEventListener("DOMContentLoaded", init);

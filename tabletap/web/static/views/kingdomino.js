@@ -1,0 +1,212 @@
+// Kingdomino: the kingdoms as grids, the lines of dominoes, and the moves made by touch. Every
+// move is sent as the console's action (claim, place, discard, orient); the daemon's snapshot
+// lists the legal ones, so this file knows no rule: it highlights what the engine allows.
+"use strict";
+(() => {
+  const { h } = window.TT;
+  const FACINGS = ["east", "south", "west", "north"];
+  const STEP = { east: [0, 1], south: [1, 0], west: [0, -1], north: [-1, 0] };
+  const ARROW = { east: "→", south: "↓", west: "←", north: "↑" };
+  const ui = { key: "", facing: "east", at: null, gem: null, turns: 0 };
+
+  const crowns = (n) => (n ? h("span", { class: "crowns" }, "♛".repeat(n)) : null);
+  const square = (terrain, n, extra) =>
+    h("div", { class: `cell ${terrain} ${extra || ""}`, title: `${terrain}${n ? `, ${n} crown(s)` : ""}` },
+      crowns(n));
+
+  function domino(snap, n) {
+    const faces = snap.extra.dominoes[String(n)];
+    return h("div", { class: "domino", "aria-label": `domino ${n}` },
+      faces ? faces.map(([t, c]) => square(t, c)) : []);
+  }
+
+  function lineRow(snap, ctx, slots, claimable) {
+    return h("div", { class: "line" }, slots.map((s) => {
+      const owner = s.king ? snap.view.kings[s.king] : null;
+      const inner = [h("span", { class: "who" }, `#${s.domino}`), domino(snap, s.domino),
+        h("span", { class: "who" }, owner
+          ? [h("span", { class: "swatch", css: { background: ctx.colourOf(snap, owner, snap.players.indexOf(owner)) } }), owner]
+          : claimable.has(s.domino) ? "claim" : "free")];
+      if (claimable.has(s.domino) && ctx.paired) {
+        return h("button", { type: "button", class: "slot claimable", "data-domino": s.domino,
+          onclick: () => ctx.act({ action: "claim", domino: s.domino }) }, inner);
+      }
+      return h("div", { class: "slot", "data-domino": s.domino }, inner);
+    }));
+  }
+
+  const key = (r, c) => `${r},${c}`;
+
+  function kingdomGrid(snap, ctx, player, places) {
+    const cells = new Map(snap.extra.kingdoms[player].map(([r, c, t, n]) => [key(r, c), [t, n]]));
+    const pts = [...snap.extra.kingdoms[player].map(([r, c]) => [r, c])];
+    const acting = places !== null;
+    const faces = acting ? snap.extra.dominoes[String(places.domino)] : null;
+    const targets = new Map(); // first-half cell -> placement, for the chosen facing
+    if (acting) {
+      for (const p of places.list) {
+        const [dr, dc] = STEP[p.facing];
+        pts.push(p.at, [p.at[0] + dr, p.at[1] + dc]);
+        if (p.facing === ui.facing) targets.set(key(p.at[0], p.at[1]), p);
+      }
+    }
+    const ghost = new Map();
+    if (acting && ui.at && targets.has(key(ui.at[0], ui.at[1]))) {
+      const [dr, dc] = STEP[ui.facing];
+      ghost.set(key(ui.at[0], ui.at[1]), faces[0]);
+      ghost.set(key(ui.at[0] + dr, ui.at[1] + dc), faces[1]);
+    }
+    const gems = new Set((snap.view.kingdoms[player].gems || []).map((g) => key(g.corner[0], g.corner[1])));
+    if (acting || snap.turn === player) {
+      for (const c of (snap.view.treasures && snap.view.treasures.pending) || []) gems.add(key(c[0], c[1]));
+    }
+    const rows = pts.map((p) => p[0]), cols = pts.map((p) => p[1]);
+    let r0 = Math.min(...rows), r1 = Math.max(...rows), c0 = Math.min(...cols), c1 = Math.max(...cols);
+    const size = snap.extra.size;
+    if (!acting) { // a little room round a small kingdom, never past its final size
+      if (r1 - r0 + 3 <= size) { r0 -= 1; r1 += 1; }
+      if (c1 - c0 + 3 <= size) { c0 -= 1; c1 += 1; }
+    }
+    const grid = h("div", { class: "kingdom", "data-player": player,
+      css: { "grid-template-columns": `repeat(${c1 - c0 + 1}, minmax(0, 1fr))`,
+        "max-width": `${(c1 - c0 + 1) * 64}px` } });
+    for (let r = r0; r <= r1; r++) {
+      for (let c = c0; c <= c1; c++) {
+        const k = key(r, c);
+        const at = `${r},${c}`;
+        const gem = gems.has(k) ? "gem" : "";
+        if (ghost.has(k)) {
+          const [t, n] = ghost.get(k);
+          grid.append(h("button", { type: "button", class: `cell ${t} ghost ${gem}`, "data-at": at,
+            "aria-label": `preview ${t}`, onclick: () => place(ctx, places) }, crowns(n)));
+        } else if (cells.has(k)) {
+          const [t, n] = cells.get(k);
+          grid.append(h("div", { class: `cell ${t} ${gem}`, "data-at": at, title: t }, crowns(n)));
+        } else if (targets.has(k) && ctx.paired) {
+          grid.append(h("button", { type: "button", class: `cell legal ${gem}`, "data-at": at,
+            "aria-label": `first half here (row ${r}, column ${c})`,
+            onclick: () => { ui.at = [r, c]; window.TT.redraw(); } }));
+        } else {
+          grid.append(h("div", { class: `cell ${gem}`, "data-at": at }));
+        }
+      }
+    }
+    return grid;
+  }
+
+  function place(ctx, places) {
+    if (!ui.at) return;
+    const at = ui.at;
+    ui.at = null;
+    ctx.act({ action: "place", domino: places.domino, at, facing: ui.facing });
+  }
+
+  function rotate() {
+    ui.facing = FACINGS[(FACINGS.indexOf(ui.facing) + 1) % 4];
+    window.TT.redraw();
+  }
+
+  function placeTools(snap, ctx, places, discard) {
+    if (!ctx.paired) return null;
+    if (discard) {
+      return h("div", { class: "tools" }, h("span", {}, `Domino ${discard} fits nowhere.`),
+        h("button", { type: "button", id: "discard",
+          onclick: () => ctx.act({ action: "discard", domino: discard }) }, `Discard ${discard}`));
+    }
+    const free = places.list.some((p) => p.facing === ui.facing);
+    return h("div", { class: "tools" },
+      h("button", { type: "button", id: "rotate", class: "secondary", onclick: rotate,
+        "aria-label": "turn the domino" }, "⟳ Turn"),
+      h("span", { class: "facing", id: "facing" }, `${ARROW[ui.facing]} ${ui.facing}`),
+      ui.at ? h("button", { type: "button", id: "place", onclick: () => place(ctx, places) }, "Place here")
+        : h("span", { class: "muted" }, free ? "Touch a dashed square for the first half."
+          : "No room this way round: turn it."));
+  }
+
+  // The corner's four squares with the chosen gem on them, turned as it will lie.
+  function gemPreview(snap) {
+    const corner = ((snap.view.treasures && snap.view.treasures.pending) || [])[0];
+    const faces = ui.gem && snap.extra.gem_faces[ui.gem];
+    if (!corner || !faces) return null;
+    const cells = new Map(snap.extra.kingdoms[snap.turn].map(([r, c, t]) => [key(r, c), t]));
+    const [r, c] = corner;
+    const q = faces[ui.turns]; // nw, ne, se, sw
+    const mark = (v) => (v === "skull" ? "☠" : v ? "♛".repeat(v) : "·");
+    const at = [[r, c, q[0]], [r, c + 1, q[1]], [r + 1, c, q[3]], [r + 1, c + 1, q[2]]];
+    return h("div", { class: "gempreview", id: "gem-preview", "aria-label": "the gem on the corner" },
+      at.map(([rr, cc, v]) => h("div", { class: `cell ${cells.get(key(rr, cc)) || ""}` },
+        h("span", { class: "gemq" }, mark(v)))));
+  }
+
+  function treasureTools(snap, ctx) {
+    const faceUp = (snap.view.treasures && snap.view.treasures.face_up) || [];
+    if (!ctx.paired) return null;
+    if (!ui.gem || !faceUp.includes(ui.gem)) ui.gem = faceUp[0] || null;
+    return h("div", { class: "tools" }, gemPreview(snap),
+      faceUp.map((t) => h("button", { type: "button", class: t === ui.gem ? "" : "secondary",
+        "data-gem": t, onclick: () => { ui.gem = t; window.TT.redraw(); } }, t)),
+      h("button", { type: "button", class: "secondary", id: "gem-turn",
+        onclick: () => { ui.turns = (ui.turns + 1) % 4; window.TT.redraw(); } },
+        `⟳ ${ui.turns} quarter turn${ui.turns === 1 ? "" : "s"}`),
+      h("button", { type: "button", id: "gem-set",
+        onclick: () => ctx.act({ action: "orient", token: ui.gem, turns: ui.turns }) },
+        "Set the gem"));
+  }
+
+  function whatNow(snap, ctx, places, discard) {
+    const v = snap.view;
+    const who = snap.turn;
+    if (snap.over) return h("p", { class: "turn" }, "The game is over.");
+    if (v.awaiting.dominoes.length) {
+      return h("p", { id: "todo" }, `Tap the new line's dominoes on the table: ${v.awaiting.dominoes.join(", ")}.`);
+    }
+    if (v.awaiting.gems) {
+      return h("p", { id: "todo" }, `Turn ${v.awaiting.gems} treasure token(s) gem side up and tap them on the table.`);
+    }
+    if (v.step === "claim") {
+      return h("p", { id: "todo" }, `${who} puts a king on a domino of the new line${ctx.paired ? ": touch it below." : "."}`);
+    }
+    if (v.step === "place") {
+      return [h("p", { id: "todo" }, discard ? `${who} must discard domino ${discard}.`
+        : `${who} places domino ${places.domino}.`), placeTools(snap, ctx, places, discard)];
+    }
+    if (v.step === "treasure") {
+      return [h("p", { id: "todo" }, `${who} found a treasure: choose a face-up gem and turn it to fit the corner.`),
+        treasureTools(snap, ctx)];
+    }
+    return null;
+  }
+
+  window.TT.views.kingdomino = {
+    render(el, snap, ctx) {
+      const v = snap.view;
+      const legal = snap.extra.legal || [];
+      const placeList = legal.filter((a) => a.action === "place");
+      const discardAct = legal.find((a) => a.action === "discard");
+      const places = placeList.length ? { domino: placeList[0].domino, list: placeList } : null;
+      const stateKey = `${v.step}/${snap.turn}/${places ? places.domino : ""}/${snap.actions}`;
+      if (stateKey !== ui.key) { ui.key = stateKey; ui.at = null; }
+      const claimable = new Set(legal.filter((a) => a.action === "claim").map((a) => a.domino));
+      el.append(h("section", { class: "card", id: "kd-now" },
+        whatNow(snap, ctx, places, discardAct ? discardAct.domino : null)));
+      const lines = h("section", { class: "card" });
+      if (v.line.length) lines.append(h("h2", {}, "This round's line"), lineRow(snap, ctx, v.line, new Set()));
+      if (v.next_line.length) lines.append(h("h2", {}, "New line"), lineRow(snap, ctx, v.next_line, claimable));
+      lines.append(h("p", { class: "muted" }, `Round ${v.round} · ${v.box} dominoes in the box` +
+        (v.treasures ? ` · gems face up: ${v.treasures.face_up.join(", ") || "none"}` : "")));
+      const kingdom = (p) => {
+        const k = v.kingdoms[p];
+        return h("section", { class: "card", id: `kingdom-${p}` },
+          h("h2", {}, h("span", { class: "swatch", css: { background: ctx.colourOf(snap, p, snap.players.indexOf(p)) } }),
+            `${p}: ${k.score} points, ${k.squares} squares`,
+            k.gems.length ? `, gems: ${k.gems.map((g) => g.token).join(", ")}` : ""),
+          kingdomGrid(snap, ctx, p, p === snap.turn && places ? places : null));
+      };
+      // While a domino or a gem goes down, the kingdom it goes into comes first, under the tools.
+      const building = snap.turn && (v.step === "place" || v.step === "treasure") && !snap.over;
+      if (building) el.append(kingdom(snap.turn));
+      el.append(lines);
+      for (const p of snap.players) if (!(building && p === snap.turn)) el.append(kingdom(p));
+    },
+  };
+})();

@@ -1,0 +1,109 @@
+"""`tabletap selfplay`: complete games played by the engines, the statistics, the plot."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from tabletap.controller.cli import main
+from tabletap.controller.rules import engine_for
+from tabletap.controller.selfplay.play import VARIANTS, play_game, seat_names
+from tabletap.controller.selfplay.report import summarise, wilson
+
+
+def test_wilson_interval_matches_the_published_values():
+    """Wilson (1927) as tabulated by Newcombe (1998), table I: 81/263 -> 0.2553-0.3662;
+    15/148 -> 0.0624-0.1605; 0/20 -> 0-0.1611."""
+    for (wins, n), (low, high) in {(81, 263): (0.2553, 0.3662), (15, 148): (0.0624, 0.1605),
+                                   (0, 20): (0.0, 0.1611)}.items():
+        got = wilson(wins, n)
+        assert got[0] == pytest.approx(low, abs=5e-4) and got[1] == pytest.approx(high, abs=5e-4)
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_games_end_and_replay_from_their_seed(variant, policy):
+    game, players, options = VARIANTS[variant]
+    if players > 4 and policy == "greedy":
+        players = 4  # a ten-player greedy game is slow for a unit test
+    names = seat_names(game, players)
+    first = play_game(game, names, 11, policy, options)
+    assert first.finished and first.winners
+    assert set(first.winners) <= set(names) and sorted(first.order) == sorted(names)
+    again = play_game(game, names, 11, policy, options)
+    assert again.to_json() == first.to_json()
+
+
+def test_a_record_is_what_the_engine_says_of_the_last_state():
+    """The record's scores and winners are the engine's, not the driver's own idea."""
+    engine = engine_for("kingdomino")
+    record = play_game("kingdomino", ["a", "b"], 5)
+    state = engine.new_game(["a", "b"], 5, {}, {})
+    rng = random.Random(5)
+    from tabletap.controller.selfplay.play import chooser
+    choose = chooser("kingdomino", "random")
+    while not engine.is_over(state):
+        state = engine.apply(state, choose(engine, state, engine.legal_actions(state), rng)).state
+    assert record.scores == engine.scores(state)
+    assert record.winners == engine.winners(state)
+
+
+def test_summary_counts_wins_by_turn_order():
+    records = [play_game("magic-keys", ["a", "b"], seed) for seed in range(60)]
+    s = summarise("magic-keys", records, "random", {}, 0)
+    assert s["finished"] == 60
+    assert sum(row["wins"] for row in s["seats"]) == 60 + s["shared_wins"]
+    for row in s["seats"]:
+        assert row["ci95"][0] <= row["win_rate"] <= row["ci95"][1]
+    firsts = sum(1 for r in records if r.order[0] in r.winners)
+    assert s["seats"][0]["wins"] == firsts
+
+
+def test_cli_json_report(capsys):
+    assert main(["selfplay", "magic-keys", "--games", "40", "--jobs", "2", "--seed", "3",
+                 "--json", "--option", "dice=digital"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == report["finished"] == 40
+    assert report["options"] == {"dice": "digital"}
+    assert len(report["seats"]) == 2 and report["turns"]["median"] > 0
+
+
+def test_same_seed_same_report_whatever_the_jobs(capsys):
+    outs = []
+    for jobs in ("1", "2"):
+        assert main(["selfplay", "oversiege", "--games", "6", "--jobs", jobs, "--json"]) == 0
+        outs.append(json.loads(capsys.readouterr().out))
+    assert outs[0] == outs[1]
+
+
+def test_kingdomino_reports_variant_bonuses(capsys):
+    assert main(["selfplay", "kingdomino", "--games", "8", "--jobs", "1",
+                 "--option", "harmony=true"]) == 0
+    out = capsys.readouterr().out
+    assert "harmony bonus:" in out and "counted" in out
+    assert "middle kingdom bonus:" in out and "not played" in out
+
+
+def test_bonus_rates_count_kingdoms_not_points():
+    records = [play_game("kingdomino", ["a", "b"], seed) for seed in range(12)]
+    s = summarise("kingdomino", records, "random", {}, 0)
+    for name, row in s["bonuses"].items():
+        earned = sum(1 for r in records for b in r.bonuses.values() if name in b)
+        assert row["kingdoms"] == earned and 0 <= row["rate"] <= 1
+
+
+def test_plot_is_a_png(tmp_path, capsys):
+    target = tmp_path / "mk.png"
+    assert main(["selfplay", "magic-keys", "--games", "20", "--jobs", "1",
+                 "--plot", str(target)]) == 0
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert target.stat().st_size > 10_000
+
+
+def test_bad_table_is_refused_before_any_game(capsys):
+    assert main(["selfplay", "kingdomino", "--players", "5", "--games", "3"]) == 2
+    assert "2, 3 or 4 players" in capsys.readouterr().err
+    assert main(["selfplay", "magic-keys", "--option", "dice"]) == 2
+    assert "KEY=VALUE" in capsys.readouterr().err

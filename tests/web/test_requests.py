@@ -1,0 +1,118 @@
+"""The request kinds the page uses, on a real daemon loop over the simulated readers: a parent
+card goes to pairing (never the game), and `snapshot` is cheap while nothing changes."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+
+from tabletap.controller import web_requests
+from tabletap.controller.patterns import PATTERNS
+from tabletap.controller.pieces import pieces_of
+from tabletap.controller.table_health import check_state_folder
+from tests.core.helpers import magic_keys_table, tap
+
+H = hashlib.sha256(b"browser").hexdigest()
+
+
+def test_a_parent_card_in_the_window_pairs_and_never_reaches_the_game(tmp_path):
+    daemon, ctx = magic_keys_table(tmp_path, players=("ana", "ben"))
+    web_requests.attach(daemon)
+    before = daemon.session.actions
+    started = web_requests.handle(daemon, {"pair": {"token_sha256": H, "label": "phone"}})
+    assert started["ok"] and started["seconds_left"] == 30
+    assert daemon.session.outputs.lights.pattern == "pairing"
+    tap(daemon, ctx, "admin/1", "pond")
+    status = web_requests.handle(daemon, {"pair": {"status": started["request"]}})
+    assert status["status"] == "paired"
+    assert daemon.session.actions == before  # the game never saw the card
+    check = web_requests.handle(daemon, {"pairings": {"check": H}})
+    assert check["paired"] and check["pairing"]["card"] == "admin/1"
+    listed = web_requests.handle(daemon, {"pairings": True})["pairings"]
+    assert [p["label"] for p in listed] == ["phone"]
+    gone = web_requests.handle(daemon, {"revoke": listed[0]["id"]})
+    assert gone["ok"] and not web_requests.handle(daemon, {"pairings": {"check": H}})["paired"]
+    assert web_requests.handle(daemon, {"revoke": "nope"})["ok"] is False
+
+
+def test_a_parent_card_with_no_window_is_refused_with_a_sentence(tmp_path):
+    daemon, ctx = magic_keys_table(tmp_path, players=("ana", "ben"))
+    web_requests.attach(daemon)
+    tap(daemon, ctx, "admin/1")
+    assert daemon.session.last.rejection.code == "no-pairing"
+    snap = web_requests.handle(daemon, {"snapshot": True})["snapshot"]
+    assert snap["refusal"]["code"] == "no-pairing"
+    assert "parent card" in snap["refusal"]["message"]
+
+
+def test_the_window_closes_by_itself_on_the_daemon_clock(tmp_path):
+    daemon, ctx = magic_keys_table(tmp_path, players=("ana", "ben"))
+    web_requests.attach(daemon)
+    rid = web_requests.handle(daemon, {"pair": {"token_sha256": H}})["request"]
+    daemon.run_for(29.0)
+    assert daemon.session.outputs.lights.pattern == "pairing"
+    daemon.run_for(1.5)
+    assert web_requests.handle(daemon, {"pair": {"status": rid}})["status"] == "expired"
+    assert daemon.session.outputs.lights.pattern == "rejected"
+    tap(daemon, ctx, "admin/1")
+    assert not web_requests.handle(daemon, {"pairings": {"check": H}})["paired"]
+
+
+def test_snapshot_is_a_few_bytes_until_something_changes(tmp_path):
+    daemon, ctx = magic_keys_table(tmp_path, players=("ana", "ben"))
+    web_requests.attach(daemon)
+    first = web_requests.handle(daemon, {"snapshot": True, "since": None})
+    assert first["changed"] and first["snapshot"]["game"] == "magic-keys"
+    assert first["snapshot"]["extra"]["track"][0] == "start"
+    counter = first["counter"]
+    daemon.run_for(1.0)
+    quiet = web_requests.handle(daemon, {"snapshot": True, "since": counter})
+    assert quiet == {"ok": True, "protocol": 1, "counter": counter, "changed": False}
+    tap(daemon, ctx, "magic-keys/key/blue/3")
+    moved = web_requests.handle(daemon, {"snapshot": True, "since": counter})
+    assert moved["changed"] and moved["counter"] > counter
+    assert any("blue" in line["text"] for line in moved["snapshot"]["log"])
+
+
+def test_other_kinds_are_left_to_the_dispatch(tmp_path):
+    daemon, _ = magic_keys_table(tmp_path, players=("ana", "ben"))
+    assert web_requests.handle(daemon, {"state": True}) is None
+    assert web_requests.handle(daemon, {"pair": "yes"})["ok"] is False
+
+
+def test_the_pairing_pattern_and_the_parent_cards_exist():
+    assert PATTERNS["pairing"][0] in ("pulse", "blink", "chase", "solid")
+    assert pieces_of("admin") == ["admin/1", "admin/2"]
+    assert "game/kingdomino" in pieces_of("game")
+
+
+def test_doctor_checks_the_open_readers_and_the_state_folder(tmp_path):
+    daemon, ctx = magic_keys_table(tmp_path, players=("ana", "ben"))
+    findings = web_requests.handle(daemon, {"doctor": True})["findings"]
+    assert [f["device"] for f in findings] == ["reader chest", "reader pond", "state folder"]
+    assert all(f["status"] == "ok" for f in findings), findings
+    ctx["world"].missing_readers.add("pond")
+    pond = web_requests.handle(daemon, {"doctor": True})["findings"][1]
+    assert pond["status"] != "ok"
+
+
+def test_a_state_folder_that_cannot_take_the_journal_is_named(tmp_path, monkeypatch):
+    gone = check_state_folder(tmp_path / "gone")
+    assert gone.status == "failed" and "not writable" in gone.detail
+    monkeypatch.setattr(shutil, "disk_usage", lambda _p: shutil._ntuple_diskusage(1, 1, 10**6))
+    low = check_state_folder(tmp_path)
+    assert low.status == "warning" and "0 MiB free" in low.detail
+
+
+def test_the_pairing_lights_come_back_after_an_answer_in_the_window(tmp_path):
+    daemon, ctx = magic_keys_table(tmp_path, players=("ana", "ben"))
+    web_requests.attach(daemon)
+    lights = daemon.session.outputs.lights
+    web_requests.handle(daemon, {"pair": {"token_sha256": H}})
+    tap(daemon, ctx, "magic-keys/key/blue/3")  # a move in the window: its answer shows...
+    assert lights.pattern != "pairing"
+    daemon.run_for(daemon.session.config.lights.feedback_seconds + 0.2)
+    assert lights.pattern == "pairing"  # ...then the table goes back to asking for the card
+    daemon.run_for(30)
+    daemon.run_for(daemon.session.config.lights.feedback_seconds + 0.2)
+    assert lights.pattern == "turn"  # the window closed: whose turn again
