@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint clean
+.PHONY: run test bench soak lint clean
 
 $(STAMP): pyproject.toml tools/bootstrap-venv.sh
 	@tools/bootstrap-venv.sh $(PYTHON) $(VENV)
@@ -71,6 +71,12 @@ test: $(STAMP) $(NPM_STAMP) $(VOICE_STAMP) $(CHROMIUM_STAMP)
 
 bench: $(STAMP) $(CHROMIUM_STAMP)
 	$(BIN)/python -m bench
+
+# SIGKILL real `tabletap run --sim` daemons at random moments, with reader, Pico-line and
+# full-disk faults (tools/soak.py); not part of `make test`: about 1.4 s per cycle.
+CYCLES ?= 1000
+soak: $(STAMP)
+	$(BIN)/python tools/soak.py --cycles $(CYCLES)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -20,12 +20,19 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def atomic_write(path: str | Path, data: bytes | str) -> None:
+def atomic_write(path: str | Path, data: bytes | str, mode: int | None = None) -> None:
+    """`mode`: the new file's permissions, set at creation whatever the umask (0o600 for the
+    journal, which holds the seed); None keeps the umask's default."""
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     tmp = p.with_name(p.name + TMP_SUFFIX)
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    with open(tmp, "wb") as fh:
+    tmp.unlink(missing_ok=True)  # a leftover must not lend the new file its permissions
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC,
+                 0o666 if mode is None else mode)
+    with open(fd, "wb") as fh:
+        if mode is not None:
+            os.fchmod(fh.fileno(), mode)  # the umask may only take bits away; be exact
         fh.write(raw)
         fh.flush()
         os.fsync(fh.fileno())

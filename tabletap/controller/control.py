@@ -1,9 +1,16 @@
 """The console's way into a running daemon: a Unix socket in the state folder.
 
 Actions the pieces cannot express (Kingdomino's placements, a hand-entered move) are typed at the
-console with `tabletap do ...`. The daemon stays single-threaded: it accepts and answers these
-requests between polls, without blocking, so a slow console never stalls the readers.
-The socket is created owner-only (0600): only the daemon's user and root may drive the table.
+console with `tabletap do ...`. The daemon stays single-threaded, so the server never waits: every
+client socket is non-blocking, `serve_pending()` takes whatever bytes have arrived, answers the
+requests that are complete and returns. A client that trickles its request or sends nothing gets
+a deadline (`CLIENT_SECONDS`) and is then answered with an error and closed; it can delay a tap by
+one poll at most, never hold the loop (a stall over 3 s would also trip the Pico's host timeout).
+
+A request may carry `"id"`: the server remembers the answer to each id, and the journal records
+the id with the entry the request made, so a client that lost its answer (the daemon died, or
+the answer was slow) can send the same request again and learn what happened instead of acting
+twice. The socket is created owner-only (0600): only the daemon's user and root may drive it.
 """
 
 from __future__ import annotations
@@ -12,23 +19,62 @@ import json
 import logging
 import os
 import socket
+import time
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from tabletap.controller.journal import REQUEST_ID
+from tabletap.controller.rules.bounded import LimitError, load_json
 
 log = logging.getLogger("tabletap.control")
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
+Recall = Callable[[str], int | None]
+
+BACKLOG = 256  # 200 consoles connecting at once must all get in line, not be refused
+MAX_CLIENTS = 64  # connections being read at once; the rest wait in the backlog
+CLIENT_SECONDS = 2.0  # one client's whole request must arrive within this
+MAX_REQUEST = 65536  # bytes in one request line
+MAX_ID = 128  # characters in a request id
+REMEMBERED = 512  # answers kept by request id
 
 
 def socket_path(state_dir: str | Path) -> Path:
     return Path(state_dir) / "control.sock"
 
 
+class NoAnswer(ConnectionError):
+    """The daemon closed the connection before a whole answer (it stopped or died)."""
+
+
+@dataclass
+class _Client:
+    conn: socket.socket
+    deadline: float
+    inbox: bytearray = field(default_factory=bytearray)
+    outbox: bytes | None = None  # the answer, once there is one
+
+    def close(self) -> None:
+        try:
+            self.conn.close()
+        except OSError:
+            pass
+
+
 class ControlServer:
-    def __init__(self, path: Path, handler: Handler) -> None:
+    def __init__(self, path: Path, handler: Handler, recall: Recall | None = None,
+                 client_seconds: float = CLIENT_SECONDS) -> None:
+        """`recall(id)` says whether a request id already made a journal entry (after a
+        restart, when the remembered answers are gone)."""
         self.path = path
         self.handler = handler
+        self.recall = recall
+        self.client_seconds = client_seconds
+        self.clients: list[_Client] = []
+        self.answers: OrderedDict[str, dict[str, Any]] = OrderedDict()
         path.unlink(missing_ok=True)
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         old = os.umask(0o177)
@@ -36,54 +82,173 @@ class ControlServer:
             self.sock.bind(str(path))
         finally:
             os.umask(old)
-        self.sock.listen(4)
+        self.sock.listen(BACKLOG)
         self.sock.setblocking(False)
 
     def serve_pending(self) -> None:
-        """Answer every request waiting now; never blocks for long."""
-        while True:
+        """Take what has arrived, answer what is complete; never waits for a client."""
+        now = time.monotonic()
+        while len(self.clients) < MAX_CLIENTS:
             try:
                 conn, _ = self.sock.accept()
             except (BlockingIOError, InterruptedError):
-                return
-            with conn:
-                conn.settimeout(1.0)
-                try:
-                    raw = b""
-                    while not raw.endswith(b"\n") and len(raw) < 65536:
-                        chunk = conn.recv(4096)
-                        if not chunk:
-                            break
-                        raw += chunk
-                    request = json.loads(raw or b"{}")
-                    if not isinstance(request, dict):
-                        raise ValueError("a request is a JSON object")
-                    reply = self.handler(request)
-                except (OSError, ValueError, RecursionError) as exc:
-                    reply = {"ok": False, "error": f"bad request: {exc}"}
-                except Exception as exc:  # noqa: BLE001 - a console must never end the game
-                    log.exception("control request failed")
-                    reply = {"ok": False, "error": f"the table could not do that: {exc}"}
-                try:
-                    conn.sendall(json.dumps(reply).encode() + b"\n")
-                except OSError as exc:
-                    log.warning("console went away before its answer: %s", exc)
+                break
+            except OSError as exc:  # out of descriptors, say: try again next poll
+                log.warning("control socket: cannot accept a console: %s", exc)
+                break
+            conn.setblocking(False)
+            self.clients.append(_Client(conn, now + self.client_seconds))
+        for client in list(self.clients):
+            if client.outbox is None:
+                self._read(client, now)
+            if client.outbox is not None:
+                self._write(client)
+
+    def _read(self, client: _Client, now: float) -> None:
+        ended = False
+        try:
+            while b"\n" not in client.inbox and len(client.inbox) <= MAX_REQUEST:
+                chunk = client.conn.recv(4096)
+                if not chunk:
+                    ended = True
+                    break
+                client.inbox += chunk
+        except (BlockingIOError, InterruptedError):
+            pass
+        except OSError as exc:
+            log.warning("console went away mid-request: %s", exc)
+            self._drop(client)
+            return
+        line, newline, _ = bytes(client.inbox).partition(b"\n")
+        if len(line) > MAX_REQUEST:
+            reply = _error(f"bad request: longer than {MAX_REQUEST} bytes")
+        elif newline or (ended and line):
+            reply = self.answer(line)
+        elif ended:
+            self._drop(client)  # connected and left without a word
+            return
+        elif now >= client.deadline:
+            reply = _error(f"bad request: no whole request line within {self.client_seconds:g} s")
+        else:
+            return  # more may come at the next poll
+        client.outbox = (json.dumps(reply) + "\n").encode()
+
+    def _write(self, client: _Client) -> None:
+        assert client.outbox is not None
+        try:
+            sent = client.conn.send(client.outbox)
+        except (BlockingIOError, InterruptedError):
+            sent = 0
+        except OSError as exc:
+            log.warning("console went away before its answer: %s", exc)
+            self._drop(client)
+            return
+        client.outbox = client.outbox[sent:]
+        if not client.outbox:
+            self._drop(client)
+        elif time.monotonic() >= client.deadline + self.client_seconds:
+            log.warning("console does not read its answer; closing it")
+            self._drop(client)
+
+    def _drop(self, client: _Client) -> None:
+        client.close()
+        if client in self.clients:
+            self.clients.remove(client)
+
+    def answer(self, line: bytes) -> dict[str, Any]:
+        """The reply to one request line: parsed within limits, a repeated id answered from
+        memory (or from the journal after a restart), never an exception."""
+        try:
+            request = load_json(line or b"{}", MAX_REQUEST)
+            if not isinstance(request, dict):
+                raise LimitError("a request is a JSON object, like {\"state\": true}")
+            request_id = request.get("id")
+            if request_id is not None and (not isinstance(request_id, str)
+                                           or not 0 < len(request_id) <= MAX_ID):
+                raise LimitError(f"`id` is a string of 1 to {MAX_ID} characters")
+        except ValueError as exc:
+            return _error(f"bad request: {exc}")
+        if request_id is not None:
+            known = self._recalled(request_id)
+            if known is not None:
+                return known
+        token = REQUEST_ID.set(request_id)
+        try:
+            reply = self.handler(request)
+        except Exception as exc:  # noqa: BLE001 - a console must never end the game
+            log.exception("control request failed")
+            reply = _error(f"the table could not do that: {exc}")
+        finally:
+            REQUEST_ID.reset(token)
+        if request_id is not None:
+            self.answers[request_id] = reply
+            while len(self.answers) > REMEMBERED:
+                self.answers.popitem(last=False)
+        return reply
+
+    def _recalled(self, request_id: str) -> dict[str, Any] | None:
+        if request_id in self.answers:
+            return {**self.answers[request_id], "repeated": True}
+        number = self.recall(request_id) if self.recall is not None else None
+        if number is None:
+            return None
+        return {"ok": True, "accepted": True, "repeated": True, "events": [],
+                "message": f"this request was already done: it was saved as action {number} "
+                           "before the table's answer was lost"}
 
     def close(self) -> None:
+        for client in list(self.clients):
+            self._drop(client)
         self.sock.close()
         self.path.unlink(missing_ok=True)
 
 
+def _error(sentence: str) -> dict[str, Any]:
+    return {"ok": False, "error": sentence}
+
+
 def request(path: Path, payload: dict[str, Any], timeout: float = 5.0) -> dict[str, Any]:
-    """Send one request to the daemon and wait for its answer."""
+    """Send one request to the daemon and wait for its answer.
+
+    OSError when no daemon listens (or it is too slow: socket.timeout); NoAnswer when it closed
+    the connection before a whole answer, which leaves open whether it acted."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
         s.settimeout(timeout)
         s.connect(str(path))
-        s.sendall(json.dumps(payload).encode() + b"\n")
         raw = b""
-        while not raw.endswith(b"\n"):
-            chunk = s.recv(65536)
-            if not chunk:
-                break
-            raw += chunk
-    return json.loads(raw)
+        try:
+            s.sendall(json.dumps(payload).encode() + b"\n")
+            while not raw.endswith(b"\n"):
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                raw += chunk
+        except TimeoutError:
+            raise NoAnswer(f"the table at {path} did not answer within {timeout:g} s") from None
+        except OSError as exc:
+            raise NoAnswer(f"the table at {path} went away before answering ({exc})") from None
+    if not raw.endswith(b"\n"):
+        raise NoAnswer(f"the table at {path} closed the connection before answering")
+    try:
+        reply = load_json(raw, 16 * 1024 * 1024)
+    except ValueError as exc:
+        raise NoAnswer(f"the table at {path} answered with something unreadable ({exc})") \
+            from None
+    if not isinstance(reply, dict):
+        raise NoAnswer(f"the table at {path} answered with something unreadable")
+    return reply
+
+
+def wait_for_server(path: Path, seconds: float, step: float = 0.2) -> bool:
+    """Whether a daemon accepts connections at `path` within `seconds` (after a restart)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            try:
+                s.connect(str(path))
+                return True
+            except OSError:
+                pass
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(step)

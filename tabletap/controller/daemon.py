@@ -17,6 +17,7 @@ from tabletap.controller.ports import Buttons, Clock, Poll, ReaderUnavailable, T
 from tabletap.controller.presence import PresenceTracker
 from tabletap.controller.rules.base import Rejection
 from tabletap.controller.session import TableSession
+from tabletap.controller.statelock import StateLock
 
 log = logging.getLogger("tabletap.daemon")
 
@@ -75,6 +76,7 @@ class Daemon:
     identifier: Identifier
     poll_period: float = 0.1
     miss_threshold: int = 2
+    state_lock: StateLock | None = None  # held while the daemon plays this state folder
     # Parent cards (`admin/<n>`) go here, never to the game, and every tag while a box is being
     # enrolled: an object with tap(reader, piece, now), takes_tag(kind, reader, tag) and
     # tick(now), the phone page's desk (controller.web_requests.attach).
@@ -160,3 +162,5 @@ class Daemon:
                 reader.close()
             except Exception:  # noqa: BLE001 - closing must never mask the real error
                 log.exception("closing reader %s", reader.name)
+        if self.state_lock is not None:
+            self.state_lock.release()

@@ -17,6 +17,7 @@ import yaml
 from tabletap.controller.atomic import atomic_write
 from tabletap.controller.ports import TagRead
 from tabletap.controller.rules.yamldoc import SourceError, load_text
+from tabletap.controller.yamlsource import read_text
 
 SCHEME = "tabletap:"
 PIECE_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:/[a-z0-9]+(?:-[a-z0-9]+)*)+$")
@@ -47,7 +48,10 @@ def decode_piece(message: bytes) -> str:
         raise IdentityError("corrupt", f"the tag's NDEF message is garbled ({exc})") from None
     if all(r.type == "" for r in records):  # one empty record: how phone apps erase a tag
         raise IdentityError("blank", "the tag is blank (an empty NDEF record)")
-    uris = [r.uri for r in records if isinstance(r, ndef.UriRecord)]
+    try:  # ndeflib decodes the host part as IDNA when asked for .uri: it may fail there
+        uris = [r.uri for r in records if isinstance(r, ndef.UriRecord)]
+    except (UnicodeError, ValueError) as exc:
+        raise IdentityError("corrupt", f"the tag's URI is garbled ({exc})") from None
     ours = [u for u in uris if u.startswith(SCHEME)]
     if not ours:
         what = uris[0] if uris else f"{len(records)} non-URI record(s)"
@@ -80,9 +84,7 @@ class UidRegistry:
         if not p.exists():
             return cls(p, {})
         try:
-            doc = load_text(p.read_text(encoding="utf-8"), str(p))
-        except (OSError, UnicodeDecodeError) as exc:
-            raise RegistryError(f"{p}: cannot read the UID registry: {exc}") from None
+            doc = load_text(read_text(p), str(p))
         except SourceError as exc:
             raise RegistryError(str(exc)) from None
         data = doc.data or {}

@@ -1,8 +1,15 @@
 """The journal: every accepted action, on disk before the table acts on it.
 
 One JSON object per line. The first line names the game (players, seed, options, setup); every
-later line is one accepted action as the engine resolved it (chance outcomes included), so replay
-never draws again. Lines are appended and fsynced one by one; a new journal is created atomically.
+later line is one entry: the actions of one table gesture as the engine resolved them (chance
+outcomes included), so replay never draws again. Entries are appended and fsynced one by one; a
+new journal is created atomically.
+
+Format 2 makes the journal check itself: every line carries a CRC-32 of its own content, every
+entry the number of its first action (so a lost or repeated line is found), and a gesture that
+stands for several actions (Magic Keys' digital dice: the move and the try) is one entry, so a
+power cut keeps all of it or none. An entry may also carry the console request id that made it,
+so a retried request is recognised after a restart instead of acting twice.
 
 Two more entry types keep a family's corrections and decisions in the same record: `undo` takes
 back the last live action (`undoes` names its number; replay pops the state it left; action
@@ -10,17 +17,21 @@ numbers count live actions, so the next action after an undo takes the number ag
 `abandoned` marks a game the family gave up (it is archived at once; a journal that ends on it
 after a power cut is never resumed).
 
-A power cut can tear only the last line, and that line's action was never answered at the table
+A power cut can tear only the last line, and that line's gesture was never answered at the table
 (the chest and lights act after the fsync), so a torn tail is dropped with a warning. Any other
-line that does not parse or replay is a loud JournalError: silently skipping it would quietly
-change a family's game.
+line that does not parse, check or replay is a loud JournalError naming the line: silently
+skipping it would quietly change a family's game. `tabletap journal repair` keeps everything
+before such a line. Format 1 journals (one line per action, no checksums) still resume.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import time
+import zlib
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,12 +39,38 @@ from typing import Any
 from tabletap.controller.atomic import atomic_write, clean_leftovers, fsync_dir
 from tabletap.controller.rules import engine_for
 from tabletap.controller.rules.base import JSON, Engine, Rejection
+from tabletap.controller.rules.bounded import load_json
+from tabletap.controller.statelock import make_state_dir
 
-FORMAT = 1
+FORMAT = 2
+FORMATS = (1, 2)
+MAX_JOURNAL_BYTES = 64 * 1024 * 1024  # a long Kingdomino game is a few hundred kilobytes
+log = logging.getLogger("tabletap.journal")
+
+# The console request being answered, if any: its id is written into the entry it makes (set by
+# the control server around its handler; the session never needs to know).
+REQUEST_ID: ContextVar[str | None] = ContextVar("tabletap_request_id", default=None)
 
 
 class JournalError(RuntimeError):
-    """The journal cannot be trusted; the message names the file and line."""
+    """The journal cannot be trusted; the message names the file and line (`line`, 1-based;
+    None when the whole file is unreadable)."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+def checksum(entry: JSON) -> str:
+    """CRC-32 of an entry's canonical JSON, without its own `crc` key."""
+    body = {k: v for k, v in entry.items() if k != "crc"}
+    text = json.dumps(body, sort_keys=True, ensure_ascii=True)
+    return f"{zlib.crc32(text.encode('ascii')):08x}"
+
+
+def sealed(entry: JSON) -> str:
+    """One journal line: the entry with its checksum."""
+    return json.dumps({**entry, "crc": checksum(entry)}, sort_keys=True) + "\n"
 
 
 @dataclass(frozen=True)
@@ -44,8 +81,8 @@ class GameHeader:
     options: JSON = field(default_factory=dict)
     setup: JSON = field(default_factory=dict)
 
-    def to_json(self) -> JSON:
-        return {"type": "game", "format": FORMAT, "game": self.game, "players": self.players,
+    def to_json(self, format: int = FORMAT) -> JSON:
+        return {"type": "game", "format": format, "game": self.game, "players": self.players,
                 "seed": self.seed, "options": self.options, "setup": self.setup}
 
 
@@ -69,18 +106,37 @@ class Replayed:
     history: list[Played] = field(default_factory=list)  # live actions, oldest first
     abandoned: bool = False
     undos: int = 0  # undo entries since the last action (undo never crosses a handover twice)
+    format: int = FORMAT
+    request_ids: dict[str, int] = field(default_factory=dict)  # console request id -> action n
 
 
 class Journal:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        # The size of the journal's last whole entry, once known: a failed append is cut back
+        # to it, and the next append first cuts any leftover the cut itself could not remove.
+        self._size: int | None = None
+        self.format = FORMAT  # what appends write: the format of the journal replayed
+        self.request_ids: dict[str, int] = {}  # console request id -> its entry's first action
 
     @classmethod
     def in_dir(cls, state_dir: str | Path) -> Journal:
-        folder = Path(state_dir)
-        folder.mkdir(parents=True, exist_ok=True)
+        folder = make_state_dir(state_dir)
         clean_leftovers(folder)
-        return cls(folder / "journal.jsonl")
+        journal = cls(folder / "journal.jsonl")
+        journal._owner_only()
+        return journal
+
+    def _owner_only(self) -> None:
+        """A journal from before the daemon set its own modes may be world-readable: the seed
+        in it gives every fake key away, so it is tightened (when it is ours to change)."""
+        try:
+            st = self.path.stat()
+            if st.st_mode & 0o077 and st.st_uid == os.geteuid():
+                os.chmod(self.path, 0o600)
+                log.info("%s was readable by others; now owner-only", self.path)
+        except OSError:
+            pass
 
     def exists(self) -> bool:
         return self.path.exists()
@@ -89,11 +145,14 @@ class Journal:
         """Begin a new game's journal, archiving any previous one first (nothing is lost)."""
         if self.path.exists():
             self.archive()
-        atomic_write(self.path, json.dumps(header.to_json(), sort_keys=True) + "\n")
+        text = sealed(header.to_json())
+        atomic_write(self.path, text, mode=0o600)
+        self._size = len(text.encode("utf-8"))
+        self.format, self.request_ids = FORMAT, {}
 
     def archive(self) -> Path:
         games = self.path.parent / "games"
-        games.mkdir(exist_ok=True)
+        games.mkdir(mode=0o700, exist_ok=True)
         stamp = time.strftime("%Y%m%d-%H%M%S")
         target = games / f"{stamp}-{os.getpid()}.jsonl"
         n = 1
@@ -106,15 +165,26 @@ class Journal:
         return target
 
     def append(self, number: int, *actions: JSON) -> None:
-        """Append actions numbered from `number`, in one write and one fsync."""
-        lines = "".join(
-            json.dumps({"type": "action", "n": number + i, "action": action}, sort_keys=True)
-            + "\n" for i, action in enumerate(actions)
-        )
-        with open(self.path, "a", encoding="utf-8") as fh:
-            fh.write(lines)
-            fh.flush()
-            os.fsync(fh.fileno())
+        """Append one gesture's actions, numbered from `number`: one entry, one write, one
+        fsync, carrying the id of the console request being answered, if any.
+
+        All or nothing: on a full disk the kernel may write part of the line before ENOSPC;
+        the part is cut off again before the OSError reaches the caller (who refuses the move),
+        so the next append, once space returns, starts on a clean line."""
+        request_id = REQUEST_ID.get()
+        if self.format == 1:
+            lines = "".join(
+                json.dumps({"type": "action", "n": number + i, "action": action}, sort_keys=True)
+                + "\n" for i, action in enumerate(actions)
+            )
+        else:
+            entry: JSON = {"type": "action", "n": number, "actions": list(actions)}
+            if request_id is not None:
+                entry["id"] = request_id
+            lines = sealed(entry)
+        self._append_bytes(lines.encode("utf-8"))
+        if request_id is not None:
+            self.request_ids[request_id] = number
 
     def append_undo(self, number: int) -> None:
         """Take back live action `number` (the last one): journaled like any action, fsynced
@@ -125,10 +195,61 @@ class Journal:
         self._append_entry({"type": "abandoned"})
 
     def _append_entry(self, entry: JSON) -> None:
-        with open(self.path, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(entry, sort_keys=True) + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
+        line = json.dumps(entry, sort_keys=True) + "\n" if self.format == 1 else sealed(entry)
+        self._append_bytes(line.encode("utf-8"))
+
+    def recall(self, request_id: str) -> int | None:
+        """The first action number of the entry a console request made, if it made one."""
+        return self.request_ids.get(request_id)
+
+    def _append_bytes(self, data: bytes) -> None:
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
+        try:
+            good = os.fstat(fd).st_size
+            if self._size is not None and good != self._size:
+                os.ftruncate(fd, self._size)  # a leftover of an earlier failed append
+                good = self._size
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+                os.fsync(fd)
+            except OSError:
+                self._size = good
+                try:
+                    os.ftruncate(fd, good)
+                    os.fsync(fd)
+                except OSError as exc:  # retried before the next append
+                    log.error("%s: could not cut a failed append back: %s", self.path, exc)
+                raise
+            self._size = good + len(data)
+        finally:
+            os.close(fd)
+
+    def cut_at_damage(self) -> tuple[Replayed, JournalError, Path] | None:
+        """Keep everything before the first damaged line (`tabletap journal repair`).
+
+        The damaged journal is first copied whole to games/ (nothing is lost, not even what
+        follows the damage), then the journal is replaced atomically by the lines before it.
+        Returns (the game kept, the damage, the copy), or None when there is no damage beyond
+        a torn last line (which the ordinary replay drops). JournalError when nothing can be
+        kept: the header itself is damaged. The caller holds the state folder's lock."""
+        try:
+            self.replay(repair=True)
+            return None
+        except JournalError as exc:
+            damage = exc
+        if damage.line is None or damage.line <= 1:
+            raise JournalError(f"{damage}; the game header is damaged, so there is nothing "
+                               "before it to keep", damage.line)
+        raw = self.path.read_bytes()
+        kept = b"".join(line + b"\n" for line in raw.split(b"\n")[:damage.line - 1])
+        games = self.path.parent / "games"
+        games.mkdir(mode=0o700, exist_ok=True)
+        copy = games / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}-damaged.jsonl"
+        atomic_write(copy, raw, mode=0o600)
+        atomic_write(self.path, kept, mode=0o600)
+        return self.replay(repair=True), damage, copy
 
     def replay(self, repair: bool = True) -> Replayed:
         """Rebuild the game from the journal; JournalError for anything but a torn last line.
@@ -139,6 +260,9 @@ class Journal:
             raw = self.path.read_bytes()
         except OSError as exc:
             raise JournalError(f"{self.path}: cannot read the journal: {exc}") from None
+        if len(raw) > MAX_JOURNAL_BYTES:
+            raise JournalError(f"{self.path}: {len(raw)} bytes is too big for a journal "
+                               f"(at most {MAX_JOURNAL_BYTES}); is it the right file?")
         warnings: list[str] = []
         lines = raw.split(b"\n")
         tail = lines.pop()  # after the final newline: empty unless the last write was torn
@@ -152,62 +276,109 @@ class Journal:
                 fh.truncate(len(raw) - len(tail))
                 fh.flush()
                 os.fsync(fh.fileno())
+        if repair:
+            self._size = len(raw) - len(tail)
         if not lines:
-            raise JournalError(f"{self.path}: the journal is empty (no game header)")
-        header = self._header(lines[0])
+            raise JournalError(f"{self.path}: the journal is empty (no game header)", 1)
+        header, version = self._header(lines[0])
         try:
             engine = engine_for(header.game)
             state = engine.new_game(header.players, header.seed, header.options, header.setup)
         except Rejection as exc:
             raise JournalError(f"{self.path}:1: the game header does not start a game: "
-                               f"{exc.message}") from None
+                               f"{exc.message}", 1) from None
         history: list[Played] = []
         abandoned = False
         undos = 0
+        request_ids: dict[str, int] = {}
         for lineno, line in enumerate(lines[1:], start=2):
             entry = self._parse(line, lineno)
             if abandoned:
-                raise JournalError(f"{self.path}:{lineno}: an entry after the game was abandoned")
+                raise JournalError(f"{self.path}:{lineno}: an entry after the game was abandoned",
+                                   lineno)
+            self._check(entry, lineno, version)
             if entry.get("type") == "undo":
                 if not history or entry.get("undoes") != history[-1].number:
                     raise JournalError(f"{self.path}:{lineno}: undo of action "
-                                       f"{entry.get('undoes')}, which is not the last live one")
+                                       f"{entry.get('undoes')}, which is not the last live one",
+                                       lineno)
                 state = history.pop().before
                 undos += 1
                 continue
             if entry.get("type") == "abandoned":
                 abandoned = True
                 continue
-            if entry.get("type") != "action" or "action" not in entry:
-                raise JournalError(f"{self.path}:{lineno}: not an action entry")
-            try:
-                action = engine.action_from_json(entry["action"])
-                outcome = engine.apply(state, action)
-            except Rejection as exc:
-                raise JournalError(
-                    f"{self.path}:{lineno}: action {entry['action']} does not replay "
-                    f"({exc.code}: {exc.message})"
-                ) from None
-            history.append(Played(len(history) + 1, entry["action"], state, outcome.events))
+            actions = self._actions(entry, lineno, version, len(history) + 1)
+            if isinstance(entry.get("id"), str):
+                request_ids[entry["id"]] = len(history) + 1
+            for action_json in actions:
+                try:
+                    action = engine.action_from_json(action_json)
+                    outcome = engine.apply(state, action)
+                except Rejection as exc:
+                    raise JournalError(
+                        f"{self.path}:{lineno}: action {action_json} does not replay "
+                        f"({exc.code}: {exc.message})", lineno
+                    ) from None
+                except (RecursionError, ValueError, TypeError, KeyError, AttributeError) as exc:
+                    raise JournalError(f"{self.path}:{lineno}: action {action_json!r:.200} "
+                                       f"does not replay ({exc!r:.200})", lineno) from None
+                history.append(Played(len(history) + 1, action_json, state, outcome.events))
+                state = outcome.state
             undos = 0
-            state = outcome.state
-        return Replayed(header, engine, state, len(history), warnings, history, abandoned, undos)
+        if repair:
+            self.format, self.request_ids = version, request_ids
+        return Replayed(header, engine, state, len(history), warnings, history, abandoned, undos,
+                        version, request_ids)
+
+    def _check(self, entry: JSON, lineno: int, version: int) -> None:
+        """A format 2 entry's own checksum."""
+        if version >= 2 and entry.get("crc") != checksum(entry):
+            raise JournalError(f"{self.path}:{lineno}: the checksum does not match: the line was "
+                               "changed or damaged after it was written", lineno)
+
+    def _actions(self, entry: JSON, lineno: int, version: int, expected: int) -> list[JSON]:
+        """The actions of one action entry, after its type and number are checked."""
+        if entry.get("type") != "action":
+            raise JournalError(f"{self.path}:{lineno}: not an action entry", lineno)
+        number = entry.get("n")
+        if number != expected:
+            raise JournalError(f"{self.path}:{lineno}: the entry is numbered {number}, expected "
+                               f"{expected}: a line is missing, repeated or out of order", lineno)
+        actions = [entry["action"]] if version == 1 and "action" in entry else entry.get("actions")
+        if not isinstance(actions, list) or not actions:
+            raise JournalError(f"{self.path}:{lineno}: not an action entry", lineno)
+        return actions
 
     def _parse(self, line: bytes, lineno: int) -> JSON:
         try:
-            entry = json.loads(line)
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise JournalError(f"{self.path}:{lineno}: not valid JSON ({exc})") from None
+            entry = load_json(line)
+        except ValueError as exc:
+            raise JournalError(f"{self.path}:{lineno}: not valid JSON ({exc})", lineno) from None
         if not isinstance(entry, dict):
-            raise JournalError(f"{self.path}:{lineno}: not a JSON object")
+            raise JournalError(f"{self.path}:{lineno}: not a JSON object", lineno)
         return entry
 
-    def _header(self, line: bytes) -> GameHeader:
+    def _header(self, line: bytes) -> tuple[GameHeader, int]:
         entry = self._parse(line, 1)
-        if entry.get("type") != "game" or entry.get("format") != FORMAT:
-            raise JournalError(f"{self.path}:1: not a tabletap journal header (format {FORMAT})")
+        version = entry.get("format")
+        if entry.get("type") != "game" or version not in FORMATS:
+            raise JournalError(f"{self.path}:1: not a tabletap journal header (format "
+                               f"{' or '.join(map(str, FORMATS))})", 1)
+        if version >= 2 and entry.get("crc") != checksum(entry):
+            raise JournalError(f"{self.path}:1: the game header's checksum does not match: the "
+                               "header was changed or damaged after it was written", 1)
         try:
-            return GameHeader(str(entry["game"]), list(entry["players"]), int(entry["seed"]),
-                              dict(entry.get("options") or {}), dict(entry.get("setup") or {}))
+            players = entry["players"]
+            if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+                raise TypeError("players must be a list of names")
+            options, setup = entry.get("options") or {}, entry.get("setup") or {}
+            if not isinstance(options, dict) or not isinstance(setup, dict):
+                raise TypeError("options and setup must be mappings")
+            if not isinstance(entry["seed"], int) or isinstance(entry["seed"], bool):
+                raise TypeError("the seed must be an integer")
+            return GameHeader(str(entry["game"]), list(players), entry["seed"], dict(options),
+                              dict(setup)), version
         except (KeyError, TypeError, ValueError) as exc:
-            raise JournalError(f"{self.path}:1: the game header is incomplete ({exc})") from None
+            raise JournalError(f"{self.path}:1: the game header is incomplete ({exc})", 1) \
+                from None

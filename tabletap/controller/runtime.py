@@ -22,6 +22,7 @@ from tabletap.controller.rules import engine_for
 from tabletap.controller.rules.base import JSON, Rejection
 from tabletap.controller.session import Narrator, TableSession
 from tabletap.controller.speech import game_name
+from tabletap.controller.statelock import StateLock, StateLocked
 from tabletap.controller.voice import Speaker, VoiceSettings, VoiceWorker
 
 log = logging.getLogger("tabletap.runtime")
@@ -49,7 +50,31 @@ def open_table(
     new: bool = False,
 ) -> Daemon:
     """Resume the unfinished game in the journal, or start `spec` (a new game); with neither,
-    the table waits for a game card (tablesetup)."""
+    the table waits for a game card (tablesetup).
+
+    The state folder is locked first (one daemon per folder) and stays locked until the
+    daemon is closed."""
+    lock = StateLock(config.state_dir)
+    try:
+        lock.acquire()
+    except StateLocked as exc:
+        raise StartError(str(exc)) from None
+    try:
+        return _open_locked(config, context, clock, spec, narrate, new, lock)
+    except BaseException:
+        lock.release()
+        raise
+
+
+def _open_locked(
+    config: Config,
+    context: dict[str, Any],
+    clock: Clock,
+    spec: GameSpec | None,
+    narrate: Narrator,
+    new: bool,
+    lock: StateLock,
+) -> Daemon:
     try:
         registry = UidRegistry.load(config.registry_path())
     except RegistryError as exc:
@@ -112,7 +137,7 @@ def open_table(
         session.tell(notice)
     session.show_turn()
     return Daemon(session, readers, outputs.buttons, clock, Identifier(registry),
-                  config.poll.period, config.poll.miss_threshold)
+                  config.poll.period, config.poll.miss_threshold, state_lock=lock)
 
 
 def mismatch(header: GameHeader, spec: GameSpec | None) -> list[str]:

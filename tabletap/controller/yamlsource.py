@@ -1,18 +1,39 @@
-"""Reading YAML files with located errors (the parsing itself is controller.rules.yamldoc)."""
+"""Reading YAML files with located errors (the parsing itself is controller.rules.yamldoc).
+
+Reading is bounded too: at most 1 MiB, UTF-8 only, and a non-UTF-8 file or an unprintable file
+name is a sentence naming the file, never a UnicodeDecodeError.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from tabletap.controller.rules.bounded import MAX_BYTES, LimitError, decode_utf8
 from tabletap.controller.rules.yamldoc import Loc, SourceError, YamlDoc, load_text, validate
 
-__all__ = ["Loc", "SourceError", "YamlDoc", "load_file", "load_text", "validate"]
+__all__ = ["Loc", "SourceError", "YamlDoc", "load_file", "load_text", "read_text", "validate"]
+
+
+def shown(path: str | Path) -> str:
+    """A path as it can be printed, whatever bytes its name holds."""
+    return str(path).encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def read_text(path: str | Path, max_bytes: int = MAX_BYTES) -> str:
+    """A text file's content within the size limit, UTF-8 only; SourceError otherwise (a
+    folder, a missing file, a device that never ends, a name with undecodable bytes)."""
+    p = Path(path)
+    name = shown(p)
+    try:
+        with open(p, "rb") as fh:
+            raw = fh.read(max_bytes + 1)
+        return decode_utf8(raw, max_bytes)
+    except (OSError, ValueError) as exc:  # ValueError: an embedded NUL, an undecodable name
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        if isinstance(exc, LimitError):
+            raise SourceError(name, None, None, reason) from None
+        raise SourceError(name, None, None, f"cannot read it ({reason})") from None
 
 
 def load_file(path: str | Path) -> YamlDoc:
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SourceError(str(p), None, None, f"cannot read: {exc.strerror or exc}") from None
-    return load_text(text, str(p))
+    return load_text(read_text(path), shown(path))

@@ -7,6 +7,7 @@ The console lets a developer (or a test) play at a simulated table in real time 
     press NAME | hold NAME  a button, short or long
     roll FACE...            fix the next digital dice roll
     unplug READER | plug READER
+    pico unplug | pico plug | pico noise FRACTION   the simulated Pico's USB line (backend: serial)
 """
 
 from __future__ import annotations
@@ -75,4 +76,24 @@ class Simulator:
             (self.world.missing_readers.add if verb == "unplug"
              else self.world.missing_readers.discard)(rest[0])
             return f"{verb} {rest[0]}"
+        if verb == "pico" and rest:
+            return self._pico(rest)
         return f"? unknown command {line!r} (tap, place, remove, press, hold, roll, unplug, plug)"
+
+    def _pico(self, words: list[str]) -> str:
+        """Faults on the simulated Pico's USB line: the link must ride them out."""
+        board = self.context.get("pico")
+        if board is None:
+            return "? no simulated Pico here (the config's backend is not serial)"
+        if words == ["unplug"]:
+            board.unplug()
+        elif words == ["plug"]:
+            board.replug()
+        elif words[0] == "noise" and len(words) == 2:
+            fraction = float(words[1])  # ValueError: answered as `? ...`
+            if not 0 <= fraction <= 1:
+                raise ValueError("noise is a fraction of the bytes, from 0 to 1")
+            board.set_corruption(fraction)
+        else:
+            return "? pico unplug | pico plug | pico noise FRACTION"
+        return f"pico {' '.join(words)}"

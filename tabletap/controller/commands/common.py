@@ -70,11 +70,13 @@ PERMISSION_HINT = ("Run the command as the table's user (sudo -u tabletap tablet
 def ask_daemon(config: Config, payload: dict[str, Any]) -> dict[str, Any]:
     """Send one request to the running daemon; exit 2 with a sentence when it cannot be asked
     (no daemon, or a state folder this user may not use). Never starts a daemon itself."""
-    from tabletap.controller.control import request, socket_path
+    from tabletap.controller.control import NoAnswer, request, socket_path
 
     path = socket_path(config.state_dir)
     try:
         return request(path, payload)
+    except NoAnswer:
+        raise  # the daemon went away mid-answer: the caller decides (tabletap do retries once)
     except PermissionError:
         print(f"tabletap: you may not use the table's state folder {config.state_dir} "
               f"(permission denied). {PERMISSION_HINT}", file=sys.stderr)
@@ -96,16 +98,17 @@ def ask_daemon(config: Config, payload: dict[str, Any]) -> dict[str, Any]:
 
 
 def key_values(items: list[str]) -> dict[str, Any]:
-    """`["at=[2, 3]", "facing=east"]` -> `{"at": [2, 3], "facing": "east"}`: values are YAML.
-    Raises ValueError naming the item without `=`, or yaml.YAMLError."""
-    import yaml
+    """`["at=[2, 3]", "facing=east"]` -> `{"at": [2, 3], "facing": "east"}`: values are YAML,
+    read within the project's limits (no tags, aliases bounded, dates stay strings). Raises
+    ValueError naming the item without `=`, or a SourceError (a ValueError) naming the key."""
+    from tabletap.controller.rules.yamldoc import load_value
 
     data: dict[str, Any] = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise ValueError(f"{item!r}: expected KEY=VALUE")
-        data[key] = yaml.safe_load(value)
+        data[key] = load_value(value, f"the value of {key}")
     return data
 
 

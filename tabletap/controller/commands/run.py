@@ -17,8 +17,6 @@ import threading
 from importlib.metadata import entry_points
 from typing import Any
 
-import yaml
-
 from tabletap.controller import web_requests
 from tabletap.controller.clock import SystemClock
 from tabletap.controller.commands.common import (
@@ -31,6 +29,7 @@ from tabletap.controller.control import ControlServer, socket_path
 from tabletap.controller.journal import JournalError
 from tabletap.controller.requests import dispatch
 from tabletap.controller.requests import register as register_request
+from tabletap.controller.rules.yamldoc import load_value
 from tabletap.controller.runtime import GameSpec, StartError, open_table
 
 log = logging.getLogger("tabletap.run")
@@ -61,7 +60,10 @@ def _spec(args: argparse.Namespace, config: Any) -> GameSpec | None:
         key, sep, value = item.partition("=")
         if not sep:
             raise StartError(f"--option {item!r}: expected KEY=VALUE")
-        options[key] = yaml.safe_load(value)
+        try:
+            options[key] = load_value(value, f"--option {key}")
+        except ValueError as exc:
+            raise StartError(str(exc)) from None
     seed = args.seed if args.seed is not None else config.seed
     return GameSpec(game, [p.strip() for p in players if p.strip()], seed, options,
                     dict(config.setup))
@@ -85,6 +87,9 @@ def run(args: argparse.Namespace) -> int:
         daemon = open_table(config, context, clock, _spec(args, config), print, new=args.new)
     except (StartError, JournalError) as exc:
         print(f"tabletap: cannot start: {exc}", file=sys.stderr)
+        if isinstance(exc, JournalError) and exc.line is not None and exc.line > 1:
+            print("tabletap: `tabletap journal repair` keeps every move before that line (the "
+                  "damaged journal is saved in games/)", file=sys.stderr)
         return 2
     except OSError as exc:  # the state folder: another user's, on a file, a full disk
         hint = PERMISSION_HINT if isinstance(exc, PermissionError) else \
@@ -98,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
     web_requests.attach(daemon)  # the phone page's pairing desk and feed
     for kind, handler in web_requests.HANDLERS.items():
         register_request(kind, handler)
-    control = ControlServer(socket_path(config.state_dir), lambda req: dispatch(daemon, req))
+    control = ControlServer(socket_path(config.state_dir), lambda req: dispatch(daemon, req),
+                            recall=lambda rid: daemon.session.journal.recall(rid))
     lines: queue.Queue[str | None] = queue.Queue()
     if simulator is not None:
         threading.Thread(target=_read_stdin, args=(lines,), daemon=True).start()

@@ -18,6 +18,7 @@ from tabletap.controller.rules.kingdomino.kingdom_file import (
 )
 from tabletap.controller.rules.kingdomino.scoring import Breakdown, score_kingdom, variant_bonuses
 from tabletap.controller.rules.kingdomino.treasures import QUARTERS, SKULL
+from tabletap.controller.yamlsource import SourceError, read_text
 
 GAMES = ("kingdomino",)
 
@@ -72,14 +73,10 @@ def render_text(b: Breakdown) -> str:
 
 
 def score(args: argparse.Namespace) -> int:
-    try:
-        with open(args.file, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as exc:
-        print(f"tabletap: {args.file}: cannot read it ({exc.strerror or exc})", file=sys.stderr)
-        return 2
-    except UnicodeDecodeError:
-        print(f"tabletap: {args.file}: not a text file", file=sys.stderr)
+    try:  # bounded: a kingdom file is a few lines, never /dev/zero or a photo
+        text = read_text(args.file, max_bytes=64 * 1024)
+    except SourceError as exc:
+        print(f"tabletap: {exc}", file=sys.stderr)
         return 2
     try:
         kingdom = parse_kingdom(text)

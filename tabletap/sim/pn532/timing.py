@@ -6,8 +6,9 @@ from functools import lru_cache
 from importlib.resources import files
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field
+
+from tabletap.controller.rules.yamldoc import parse_data
 
 
 class Timing(BaseModel):
@@ -29,7 +30,7 @@ class Timing(BaseModel):
 @lru_cache(maxsize=1)
 def default_timing() -> Timing:
     text = files("tabletap.sim.pn532").joinpath("timing.yaml").read_text(encoding="utf-8")
-    return Timing.model_validate(yaml.safe_load(text))
+    return parse_data(text, "timing.yaml", Timing)
 
 
 INSTANT = Timing(

@@ -19,6 +19,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                      help="narrate the game as it is played")
     run.add_argument("-v", "--verbose", action="store_true",
                      help="also show the daemon's log (rejections, reader faults)")
+    run.add_argument("--replace-live-game", action="store_true",
+                     help="let a scenario whose config names a state_dir archive the unfinished "
+                          "game it holds (refused otherwise; never while a daemon plays it)")
     run.set_defaults(func=run_files)
 
 
@@ -43,7 +46,7 @@ def run_files(args: argparse.Namespace) -> int:
                 print(f"== {path}: {scenario.game} with {who}")
                 if scenario.description:
                     print(scenario.description.strip())
-            failure = ScenarioRun(scenario, narrate).run()
+            failure = ScenarioRun(scenario, narrate, args.replace_live_game).run()
         except (SourceError, JournalError) as exc:
             print(f"ERROR {exc}", file=sys.stderr)
             malformed += 1

@@ -19,6 +19,7 @@ from tabletap.controller.config import Config
 from tabletap.controller.daemon import Daemon
 from tabletap.controller.games.base import ManualAction
 from tabletap.controller.runtime import GameSpec, StartError, open_table
+from tabletap.controller.statelock import live_game
 from tabletap.controller.yamlsource import SourceError
 from tabletap.sim.context import make_context
 from tabletap.sim.scenario.model import Scenario, Step, TagSpec
@@ -65,7 +66,10 @@ def partial_mismatch(expected: Any, actual: Any, path: str = "state") -> str | N
 
 
 class ScenarioRun:
-    def __init__(self, scenario: Scenario, narrate: Callable[[str], None] = lambda t: None):
+    def __init__(self, scenario: Scenario, narrate: Callable[[str], None] = lambda t: None,
+                 replace_live_game: bool = False):
+        """`replace_live_game`: a `config: {state_dir: ...}` naming a folder with a live game
+        is refused unless this is set (then the unfinished game is archived, not lost)."""
         self.scenario = scenario
         self.narrate = narrate
         self._tmp = tempfile.TemporaryDirectory(prefix="tabletap-scenario-")
@@ -75,6 +79,15 @@ class ScenarioRun:
             first = exc.errors()[0]
             key = ".".join(str(p) for p in ("config", *first["loc"]))
             raise ScenarioError(scenario.path, None, key, first["msg"]) from None
+        if "state_dir" in scenario.config:
+            live = live_game(self.config.state_dir)
+            if live and (not replace_live_game or "daemon" in live):
+                self._tmp.cleanup()
+                raise ScenarioError(
+                    scenario.path, None, "config.state_dir",
+                    f"{live}; a scenario would replace it. Use another folder"
+                    + ("" if "daemon" in live else
+                       ", or `tabletap sim run --replace-live-game` to archive it"))
         self.context = make_context()
         self.world: SimWorld = self.context["world"]
         # `players: []`: no game under way, the table waits for a game card (tablesetup)
@@ -147,7 +160,11 @@ class ScenarioRun:
         action = step.action
         if action in ("tap", "place", "remove"):
             reader = self._reader(step, value)
-            tag = self._tag(value)
+            try:
+                tag = self._tag(value)
+            except ValueError as exc:  # an NDEF message bigger than the simulated tag
+                raise ScenarioError(self.scenario.path, step.line, f"step {step.index}",
+                                    f"this tag cannot be simulated: {exc}") from None
             if action in ("tap", "place"):
                 self.world.place(reader, tag)
                 self.daemon.run_for(self._settle_place())
