@@ -125,20 +125,21 @@ class WebSide:
         header = session.header
         game = header.game if header is not None else getattr(engine, "name", None)
         last = session.last
-        view = json.loads(json.dumps(engine.public_view(state, False)))
+        playing = engine is not None and state is not None  # none after abandon, before a card
+        view = json.loads(json.dumps(engine.public_view(state, False))) if playing else {}
         extras = EXTRAS.get(game or "")
         now = self.daemon.clock.now()
         r = self.desk.request
         return {
             "game": game,
             "players": list(header.players) if header else list(view.get("players", [])),
-            "turn": engine.current_player(state),
-            "over": engine.is_over(state),
-            "winners": list(engine.winners(state)),
-            "scores": dict(engine.scores(state)),
+            "turn": engine.current_player(state) if playing else None,
+            "over": engine.is_over(state) if playing else False,
+            "winners": list(engine.winners(state)) if playing else [],
+            "scores": dict(engine.scores(state)) if playing else {},
             "actions": session.actions,
             "view": view,
-            "extra": extras(engine, state) if extras else {},
+            "extra": extras(engine, state) if extras and playing else {},
             "last": None if last is None else {
                 "accepted": last.accepted,
                 "code": last.rejection.code if last.rejection else None,

@@ -16,11 +16,12 @@ import ndef
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tabletap.controller import web_requests
 from tabletap.controller.commands.do import parse_fields
 from tabletap.controller.control import ControlServer
 from tabletap.controller.identity import Identifier, IdentityError, decode_piece, encode_piece
 from tabletap.controller.ports import Poll, ReaderUnavailable, TagRead
-from tabletap.controller.requests import dispatch
+from tabletap.controller.requests import dispatch, register
 from tabletap.firmware import protocol
 from tabletap.hw.serial_link.link import BoardLink
 from tabletap.sim.world import SimTag
@@ -38,6 +39,9 @@ REQUESTS = [json.dumps(r).encode() for r in [
     {"state": True, "reveal": True}, {"do": {"action": "try-key", "key": "purple/1"}},
     {"do": {"action": "end-turn"}, "id": "abc"}, {"hello": True},
     {"do": {"action": "roll", "dice": [3, "moon", 1]}}, {"do": {"action": "move", "steps": 2}},
+    {"snapshot": True, "since": 3}, {"pairings": True}, {"revoke": "x"},
+    {"pair": {"token_sha256": "ab" * 32, "label": "phone"}},
+    {"enrol": {"game": "magic-keys", "decks": ["keys"]}},
     {"undo": True}, {"abandon": True}, {"new": {"game": "magic-keys", "players": ["ana", "ben"],
                                                 "options": {"dice": "digital"}}},
 ]]
@@ -49,6 +53,9 @@ class _Server:
 
     def __init__(self) -> None:
         self.daemon, _ = magic_keys_table(Path(tempfile.mkdtemp(prefix="tabletap-fuzz-")))
+        web_requests.attach(self.daemon)  # the page's kinds too, as `tabletap run` registers
+        for kind, handler in web_requests.HANDLERS.items():
+            register(kind, handler)
         folder = Path(tempfile.mkdtemp(prefix="tabletap-fuzz-sock-"))
         self.server = ControlServer(folder / "c.sock", lambda req: dispatch(self.daemon, req),
                                     recall=self.daemon.session.journal.recall)
@@ -74,17 +81,18 @@ def _check_reply(reply: object) -> None:
 def test_control_request_lines(line: bytes, tracebacks):
     with no_hang():
         _check_reply(_server().server.answer(line))
-    assert not tracebacks.records, tracebacks.records[0].getMessage()
+    assert not tracebacks.records, _trace(tracebacks.records[0])
 
 
 @fuzz(600)
 @given(body=st.dictionaries(st.sampled_from(["do", "state", "reveal", "id", "hello", "new",
-                                              "undo", "abandon", "x"]),
+                                              "undo", "abandon", "snapshot", "since",
+                                              "pair", "pairings", "revoke", "enrol", "x"]),
                             JSONISH, max_size=3))
 def test_control_request_objects(body: dict, tracebacks):
     with no_hang():
         _check_reply(_server().server.answer(json.dumps(body).encode()))
-    assert not tracebacks.records, tracebacks.records[0].getMessage()
+    assert not tracebacks.records, _trace(tracebacks.records[0])
 
 
 @fuzz(900)
@@ -142,7 +150,7 @@ def test_ndef_on_a_simulated_tag_through_the_real_driver(message: bytes, traceba
                 Identifier(None).identify(read)
             except IdentityError:
                 pass
-    assert not tracebacks.records, tracebacks.records[0].getMessage()
+    assert not tracebacks.records, _trace(tracebacks.records[0])
 
 
 @fuzz(240)
@@ -175,7 +183,7 @@ def test_pn532_frames_from_the_chip(frames: list, resting: bool, tracebacks):
                 assert isinstance(reader.poll(), Poll)
             except ReaderUnavailable:
                 pass
-    assert not tracebacks.records, tracebacks.records[0].getMessage()
+    assert not tracebacks.records, _trace(tracebacks.records[0])
 
 
 class _Wire:
@@ -242,4 +250,11 @@ def test_serial_frames_from_the_pico(kinds: list, greet: bool, tracebacks):
     finally:
         os.close(link._wake_r)
         os.close(link._wake_w)
-    assert not tracebacks.records, tracebacks.records[0].getMessage()
+    assert not tracebacks.records, _trace(tracebacks.records[0])
+
+
+def _trace(record: object) -> str:
+    """The logged traceback, for the failure message."""
+    import logging
+
+    return logging.Formatter().format(record)  # type: ignore[arg-type]
