@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint clean
+.PHONY: run test bench lint clean dist image image-test
 
 $(STAMP): pyproject.toml tools/bootstrap-venv.sh
 	@tools/bootstrap-venv.sh $(PYTHON) $(VENV)
@@ -36,6 +36,26 @@ test: $(STAMP) $(NPM_STAMP)
 	$(BIN)/python tools/kingdomino_scenarios.py --check
 	$(BIN)/tabletap sim run scenarios/*/*.yaml
 
+# The maker's release: a wheel (runtime dependencies only) and the Pi image built from it.
+VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)
+WHEEL := dist/tabletap-$(VERSION)-py3-none-any.whl
+IMAGE := build/image/tabletap-$(VERSION)-arm64.img
+
+dist: $(STAMP)
+	rm -f dist/tabletap-*.whl
+	$(BIN)/pip wheel --quiet --no-deps --wheel-dir dist .
+	@ls -l $(WHEEL)
+
+# Root only (debootstrap, chroot); installs its own tools with apt-get; see image/build.sh.
+image: dist
+	image/build.sh $(WHEEL) dist
+
+# Boots the image under qemu-system-aarch64 and plays, cuts the power, resumes (minutes).
+image-test: $(STAMP)
+	@image/host-tools.sh --no-binfmt
+	@[ -f $(IMAGE) ] || { echo "no $(IMAGE): run make image first" >&2; exit 1; }
+	$(BIN)/python image/boot_test.py $(IMAGE)
+
 bench: $(STAMP)
 	$(BIN)/python -m bench
 
@@ -43,4 +63,4 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 clean:
-	rm -rf $(VENV) .pytest_cache build *.egg-info node_modules
+	rm -rf $(VENV) .pytest_cache build dist *.egg-info node_modules

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from importlib.metadata import entry_points
+from importlib.metadata import entry_points, version
 
 from tabletap.controller.commands import COMMANDS
 
@@ -15,6 +15,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="tabletap",
         description="Companion controller for augmented physical board games.",
     )
+    parser.add_argument("--version", action="version", version=f"tabletap {version('tabletap')}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in COMMANDS:

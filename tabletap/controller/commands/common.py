@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import logging
-import sys
 
 from tabletap.controller.config import Config, load_config
+from tabletap.controller.service import fatal, log_handler
 from tabletap.controller.yamlsource import SourceError
 
 
@@ -20,13 +20,9 @@ def config_or_exit(args: argparse.Namespace) -> Config:
     try:
         return load_config(args.config)
     except SourceError as exc:
-        print(f"tabletap: config error: {exc}", file=sys.stderr)
+        fatal(f"tabletap: config error: {exc}")
         raise SystemExit(2) from None
 
 
 def setup_logging(level: str) -> None:
-    logging.basicConfig(
-        level=getattr(logging, level.upper()),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
+    logging.basicConfig(level=getattr(logging, level.upper()), handlers=[log_handler()])

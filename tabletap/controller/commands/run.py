@@ -27,6 +27,7 @@ from tabletap.controller.daemon import Daemon
 from tabletap.controller.games.base import ManualAction
 from tabletap.controller.journal import JournalError
 from tabletap.controller.runtime import GameSpec, StartError, open_table
+from tabletap.controller.service import Notifier, fatal
 
 log = logging.getLogger("tabletap.run")
 
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         daemon = open_table(config, context, clock, _spec(args, config), print, new=args.new)
     except (StartError, JournalError) as exc:
-        print(f"tabletap: cannot start: {exc}", file=sys.stderr)
+        fatal(f"tabletap: cannot start: {exc}")
         return 2
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -90,10 +91,13 @@ def run(args: argparse.Namespace) -> int:
         threading.Thread(target=_read_stdin, args=(lines,), daemon=True).start()
         print("simulated table ready: type `tap PIECE [READER]`, `press end-turn`, ...",
               flush=True)
+    systemd = Notifier()
+    systemd.ready("the table is ready")
     try:
         while not stop.is_set():
             started = clock.now()
             daemon.tick()
+            systemd.ping(started)
             control.serve_pending()
             if simulator is not None:
                 simulator.tick(clock.now())
@@ -108,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
             clock.sleep(config.poll.period - (clock.now() - started))
             sys.stdout.flush()
     finally:
+        systemd.stopping()
         control.close()
         daemon.close()
         daemon.session.outputs.close()
