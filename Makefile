@@ -30,7 +30,16 @@ $(NPM_STAMP): package.json package-lock.json
 run: $(STAMP)
 	$(BIN)/tabletap sim run --play-by-play scenarios/magic-keys/demo-three-players.yaml
 
-test: $(STAMP) $(NPM_STAMP)
+# The release checks (units, first-boot script, pi-gen stage) use shellcheck and systemd-analyze.
+TOOLS_STAMP := build/.release-tools
+$(TOOLS_STAMP):
+	@if ! { command -v shellcheck >/dev/null && command -v systemd-analyze >/dev/null && command -v ssh-keygen >/dev/null; } \
+	    && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q shellcheck systemd openssh-client >/dev/null; \
+	fi
+	@mkdir -p build && touch $@
+
+test: $(STAMP) $(NPM_STAMP) $(TOOLS_STAMP)
 	$(BIN)/ruff check .
 	TABLETAP_REQUIRE_MICROPYTHON=$$( [ -f $(NPM_STAMP) ] || [ -n "$$CI" ] && echo 1 ) $(BIN)/pytest
 	$(BIN)/python tools/kingdomino_scenarios.py --check

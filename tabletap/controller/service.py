@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+from collections.abc import Callable
 
 import sdnotify
 
@@ -56,11 +57,35 @@ def log_handler() -> logging.Handler:
         except ImportError:
             handler: logging.Handler = logging.StreamHandler(sys.stderr)
             handler.setFormatter(_PrefixFormatter("%(name)s: %(message)s"))
+            handler.addFilter(_once)
             return handler
-        return JournalHandler(SYSLOG_IDENTIFIER="tabletap")
+        handler = JournalHandler(SYSLOG_IDENTIFIER="tabletap")
+        handler.addFilter(_once)
+        return handler
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     return handler
+
+
+def narrator() -> Callable[[str], None]:
+    """Where the play-by-play goes: stdout in a shell, the journal at info priority under systemd.
+
+    The session both narrates an event and logs it; in the journal each event appears once:
+    the narration carries accepted events (the session's info records are dropped by `_once`),
+    the session's warning carries a rejection (its narration is dropped here).
+    """
+    if not under_systemd():
+        return print
+    table = logging.getLogger("tabletap.table")
+
+    def narrate(text: str) -> None:
+        if not text.lstrip().startswith("✗ rejected"):
+            table.info(text.strip())
+    return narrate
+
+
+def _once(record: logging.LogRecord) -> bool:
+    return not (record.name == "tabletap.session" and record.levelno < logging.WARNING)
 
 
 class _PrefixFormatter(logging.Formatter):

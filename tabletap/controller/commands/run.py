@@ -27,7 +27,7 @@ from tabletap.controller.daemon import Daemon
 from tabletap.controller.games.base import ManualAction
 from tabletap.controller.journal import JournalError
 from tabletap.controller.runtime import GameSpec, StartError, open_table
-from tabletap.controller.service import Notifier, fatal
+from tabletap.controller.service import Notifier, fatal, narrator
 
 log = logging.getLogger("tabletap.run")
 
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         context = {"sim": False, "clock": clock}
     try:
-        daemon = open_table(config, context, clock, _spec(args, config), print, new=args.new)
+        daemon = open_table(config, context, clock, _spec(args, config), narrator(), new=args.new)
     except (StartError, JournalError) as exc:
         fatal(f"tabletap: cannot start: {exc}")
         return 2
