@@ -107,7 +107,7 @@ EOF
     printf '#!/bin/sh\nexit 101\n' > "$R/usr/sbin/policy-rc.d"; chmod 0755 "$R/usr/sbin/policy-rc.d"
     chroot_mount "$R"
     mapfile -t PACKAGES < <(sed -e 's/#.*//' -e '/^\s*$/d' "$HERE/packages.txt")
-    in_chroot "$R" apt-get update -q
+    in_chroot "$R" apt-get update -q -o Acquire::Languages=none
     in_chroot "$R" apt-get install -y -q --no-install-recommends \
         -o Dpkg::Options::=--force-confold -o Dpkg::Use-Pty=0 "${PACKAGES[@]}" \
         | stdbuf -oL grep --line-buffered -E '^(Setting up|update-initramfs|raspi-firmware|E:)' \
@@ -129,26 +129,28 @@ BOOTFS="$CACHE/bootfs"
 rm -rf "$TREE" "$BOOTFS"
 cp -a "$SYSTEM" "$TREE"
 rm -f "$TREE/.done"
-# The venv is cached by the wheel and the system it was installed on (pip runs under emulation).
-VENV_KEY=$(printf 'venv-1 %s %s' "$SYSTEM_KEY" "$(key_of "$WHEEL")" | sha256sum | cut -c1-16)
+# The venv's dependencies are cached by the wheel's requirements and the system they were
+# installed on (pip runs under emulation: minutes); tabletap itself goes in on top each time.
+REQUIRES=$(unzip -p "$WHEEL" '*.dist-info/METADATA' | grep -E '^(Requires-Dist|Provides-Extra):')
+VENV_KEY=$(printf 'venv-2 %s %s' "$SYSTEM_KEY" "$REQUIRES" | sha256sum | cut -c1-16)
 VENV_TAR="$CACHE/venv-$VENV_KEY.tar"
+cp "$WHEEL" "$TREE/tmp/"
+PIP=(/opt/tabletap/venv/bin/pip install --no-cache-dir --progress-bar off --disable-pip-version-check)
 chroot_mount "$TREE"
 if [ -f "$VENV_TAR" ]; then
-    echo "   venv: cached ($VENV_TAR)"
+    echo "   venv: dependencies cached ($VENV_TAR)"
     tar -C "$TREE" -xf "$VENV_TAR"
+    in_chroot "$TREE" "${PIP[@]}" --quiet --no-deps --force-reinstall "/tmp/$(basename "$WHEEL")"
 else
     # --system-site-packages: Debian's python3-systemd (JournalHandler) is seen from the venv.
-    cp "$WHEEL" "$TREE/tmp/"
     in_chroot "$TREE" python3 -m venv --system-site-packages /opt/tabletap/venv
-    in_chroot "$TREE" /opt/tabletap/venv/bin/pip install --no-cache-dir --progress-bar off \
-        --disable-pip-version-check "/tmp/$(basename "$WHEEL")[gpio,pico]" \
+    in_chroot "$TREE" "${PIP[@]}" "/tmp/$(basename "$WHEEL")[gpio,pico]" \
         | stdbuf -oL grep --line-buffered -E '^(Collecting|Successfully|ERROR)' | stdbuf -oL sed 's/^/   /'
     [ "${PIPESTATUS[0]}" = 0 ] || die "pip install of the wheel failed"
-    rm -f "$TREE/tmp/$(basename "$WHEEL")"
-    # Compiled once here: the root filesystem is read-only on the box.
-    in_chroot "$TREE" /opt/tabletap/venv/bin/python -m compileall -q /opt/tabletap/venv >/dev/null || true
     tar -C "$TREE" -cf "$VENV_TAR.tmp" opt/tabletap && mv "$VENV_TAR.tmp" "$VENV_TAR"
 fi
+# (pip compiles what it installs: the root is read-only on the box, Python could not cache them.)
+rm -f "$TREE/tmp/$(basename "$WHEEL")"
 SITE=$(echo "$TREE"/opt/tabletap/venv/lib/python3*/site-packages/tabletap)
 [ -d "$SITE" ] || die "tabletap is not in the venv"
 
