@@ -135,7 +135,11 @@ REQUIRES=$(unzip -p "$WHEEL" '*.dist-info/METADATA' | grep -E '^(Requires-Dist|P
 VENV_KEY=$(printf 'venv-2 %s %s' "$SYSTEM_KEY" "$REQUIRES" | sha256sum | cut -c1-16)
 VENV_TAR="$CACHE/venv-$VENV_KEY.tar"
 cp "$WHEEL" "$TREE/tmp/"
-PIP=(/opt/tabletap/venv/bin/pip install --no-cache-dir --progress-bar off --disable-pip-version-check)
+# pip reaches PyPI through the build machine's trust store (which may hold a proxy's CA); the
+# copy is removed below and never shipped.
+cp "${SSL_CERT_FILE:-/etc/ssl/certs/ca-certificates.crt}" "$TREE/tmp/build-ca.crt"
+PIP=(env PIP_CERT=/tmp/build-ca.crt /opt/tabletap/venv/bin/pip install --no-cache-dir
+     --progress-bar off --disable-pip-version-check)
 chroot_mount "$TREE"
 if [ -f "$VENV_TAR" ]; then
     echo "   venv: dependencies cached ($VENV_TAR)"
@@ -150,7 +154,7 @@ else
     tar -C "$TREE" -cf "$VENV_TAR.tmp" opt/tabletap && mv "$VENV_TAR.tmp" "$VENV_TAR"
 fi
 # (pip compiles what it installs: the root is read-only on the box, Python could not cache them.)
-rm -f "$TREE/tmp/$(basename "$WHEEL")"
+rm -f "$TREE/tmp/$(basename "$WHEEL")" "$TREE/tmp/build-ca.crt"
 SITE=$(echo "$TREE"/opt/tabletap/venv/lib/python3*/site-packages/tabletap)
 [ -d "$SITE" ] || die "tabletap is not in the venv"
 

@@ -114,6 +114,14 @@ class PollConfig(Strict):
     miss_threshold: int = Field(2, ge=1)  # clean misses in a row before a piece counts as lifted
 
 
+class AudioConfig(Strict):
+    """Where the box's sound (the voice) goes: `auto` leaves ALSA's default card, `jack` the Pi's
+    headphone jack, `hdmi` its HDMI output. The image's first boot applies it by writing
+    /etc/asound.conf; the daemon itself only plays to the default card."""
+
+    output: Literal["auto", "jack", "hdmi"] = "auto"
+
+
 class Config(Strict):
     game: str | None = None  # the game `tabletap run` starts when there is none to resume
     players: list[str] = []
@@ -131,6 +139,7 @@ class Config(Strict):
     button_bounce_seconds: float | None = Field(0.02, ge=0)  # gpio: ignore contact bounce
     serial: SerialConfig = SerialConfig()
     poll: PollConfig = PollConfig()
+    audio: AudioConfig = AudioConfig()
     state_dir: str = "state"
     uid_registry: str | None = None  # defaults to <state_dir>/uids.yaml
     log_level: Literal["debug", "info", "warning", "error"] = "info"

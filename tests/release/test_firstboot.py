@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -24,8 +25,10 @@ def folders(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def _firstboot(boot: Path, root: Path) -> subprocess.CompletedProcess[str]:
+    # The script reads tabletap.yaml with tabletap's own loader: this interpreter has it.
+    env = {**os.environ, "TABLETAP_PYTHON": sys.executable}
     return subprocess.run(["bash", str(FIRSTBOOT), "--boot", str(boot), "--root", str(root)],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=60, env=env)
 
 
 def test_nothing_on_the_partition_does_nothing(folders: tuple[Path, Path]):
@@ -37,19 +40,22 @@ def test_nothing_on_the_partition_does_nothing(folders: tuple[Path, Path]):
 
 def test_config_wifi_and_hostname_are_moved_into_place(folders: tuple[Path, Path]):
     boot, root = folders
-    (boot / "tabletap.yaml").write_text("game: magic-keys\nbackend: sim\n")
+    config = "game: magic-keys\nplayers: [ana, ben]\nbackend: sim\naudio: {output: jack}\n"
+    (boot / "tabletap.yaml").write_text(config)
     (boot / "wpa_supplicant.conf").write_text('network={\n ssid="home"\n psk="secret123"\n}\n')
     (boot / "hostname").write_text("Kitchen-Table\r\n")
     (root / "etc" / "tabletap").mkdir()
     (root / "etc" / "tabletap" / "tabletap.yaml").write_text("game: oversiege\n")
     out = _firstboot(boot, root)
     assert out.returncode == 0, out.stderr
-    assert (root / "etc/tabletap/tabletap.yaml").read_text() == "game: magic-keys\nbackend: sim\n"
+    assert (root / "etc/tabletap/tabletap.yaml").read_text() == config
     assert (root / "etc/tabletap/tabletap.yaml.previous").read_text() == "game: oversiege\n"
     wifi = root / "etc/wpa_supplicant/wpa_supplicant-wlan0.conf"
     assert 'ssid="home"' in wifi.read_text() and (wifi.stat().st_mode & 0o777) == 0o600
     wants = root / "etc/systemd/system/multi-user.target.wants/wpa_supplicant@wlan0.service"
     assert os.readlink(wants) == "/usr/lib/systemd/system/wpa_supplicant@.service"
+    # audio.output: jack -> ALSA's default card is the Pi's headphone jack.
+    assert "defaults.pcm.card Headphones" in (root / "etc/asound.conf").read_text()
     assert (root / "etc/hostname").read_text() == "kitchen-table\n"
     assert "127.0.1.1\tkitchen-table" in (root / "etc/hosts").read_text()
     assert "tabletap" not in (root / "etc/hosts").read_text().split("127.0.1.1")[1]
