@@ -48,7 +48,7 @@ GAME = [
     (["try-key", "key=purple/1"], True),   # a fake key: ana keeps it, ben's turn
     (["move", "steps=3"], False),          # physical dice: the pawn is moved by hand
     (["try-key", "key=blue/2"], True),     # a true key: ben takes 2 gems
-    (["end-turn"], True),
+    (["end-turn"], True),                  # ana ends her turn: ben's
 ]
 AFTER_RESUME = (["try-key", "key=green/5"], True)
 TABLETAP = "runuser -u tabletap -- /opt/tabletap/venv/bin/tabletap"
@@ -237,8 +237,8 @@ def first_boot(vm: Machine, times: dict[str, float]) -> dict:
         check((status == 0) == accepted,
               f"`tabletap do {' '.join(args)}` {'accepted' if accepted else 'rejected'}", out)
     state = json.loads(vm.must(f"{TABLETAP} state --json --reveal {CONF}", 120))
-    check(state["current_player"] == "ana" and state["fakes_held"]["ana"] == ["purple/1"],
-          "the journal holds the scripted game (ana to play, holding the fake purple/1)",
+    check(state["current_player"] == "ben" and state["fakes_held"]["ana"] == ["purple/1"],
+          "the journal holds the scripted game (ben to play, ana holding the fake purple/1)",
           json.dumps(state))
 
     shadow = vm.must("awk -F: '$2 !~ /^[!*]/ {print $1 \":\" $2}' /etc/shadow")
