@@ -197,9 +197,9 @@ sed 's/^# pin_factory: lgpio /pin_factory: lgpio   /' "$HERE/../examples/table.y
 
 # --- assemble --------------------------------------------------------------------------------
 step "assemble: partitions from files"
-"$HERE/assemble.sh" "$TREE" "$IMAGE"
+"$HERE/assemble.sh" "$TREE" "$BOOTFS" "$IMAGE"
 
 XZ="$OUTDIR/$(basename "$IMAGE").xz"
 step "compress: $XZ"
-xz -T0 -6 --stdout "$IMAGE" > "$XZ.tmp" && mv "$XZ.tmp" "$XZ"
+xz -T0 -3 --stdout "$IMAGE" > "$XZ.tmp" && mv "$XZ.tmp" "$XZ"
 step "done in $((SECONDS - START)) s: $XZ ($(du -h "$XZ" | cut -f1)); $IMAGE is what make image-test boots"
