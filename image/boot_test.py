@@ -4,7 +4,8 @@ The emulated machine is `-M virt` (software emulation) booting the image's own k
 from its boot partition. The boot partition is configured the way a maker would (tabletap.yaml
 for the simulated backend). The test talks to the box through a root shell on a virtio console,
 which only exists because this test's kernel command line asks systemd for its debug shell
-(`systemd.debug_shell=hvc0`): a maker's box boots with cmdline.txt, which never does. The serial
+(`systemd.debug_shell=hvc0`, with the getty systemd would also start there masked): a maker's
+box boots with cmdline.txt, which never does. The serial
 console (ttyAMA0) is saved to console-*.log beside the disk for a person to read.
 
 Checks:
@@ -89,7 +90,7 @@ class Machine:
         self.sock_path = Path(tempfile.mkdtemp(prefix="tt-")) / "shell.sock"
         self.console = work / f"console-{name}.log"
         append = ("root=PARTUUID=7ab1e7a9-02 ro rootfstype=ext4 rootwait console=ttyAMA0 "
-                  "systemd.debug_shell=hvc0")
+                  "systemd.debug_shell=hvc0 systemd.mask=serial-getty@hvc0.service")
         self.started = time.monotonic()
         self.proc = subprocess.Popen([
             "qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a72", "-smp", "2", "-m", "1024",
@@ -140,20 +141,35 @@ class Machine:
             self.buffer += chunk.decode(errors="replace")
 
     def wait_for_shell(self, timeout: float) -> float:
-        """Seconds from power-on until the debug shell answers."""
+        """Seconds from power-on until the shell answers.
+
+        The debug shell is an interactive bash whose prompt queries the terminal (cursor
+        position reports) and can swallow what is typed while it waits for a reply that never
+        comes; the test swaps it for a plain dash with no prompt and no echo, and makes sure it
+        is talking to that dash before it sends anything else.
+        """
         self._connect(60)
+        assert self.sock is not None
         deadline = time.monotonic() + timeout
+        dash = re.compile(r"SHELL-42-(\S+)")
         while time.monotonic() < deadline:
-            self.sock.sendall(b"\necho SHELL-$((6*7))\n")  # type: ignore[union-attr]
+            self.sock.sendall(b"\nexec env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root "
+                              b"TERM=dumb PS1= PS2= SYSTEMD_PAGER= SYSTEMD_COLORS=0 /bin/sh\n")
+            time.sleep(2)
+            self.sock.sendall(b"\nstty -echo; echo SHELL-$((6*7))-$(readlink /proc/$$/exe)\n")
             try:
-                self._read(re.compile(r"SHELL-42"), 10)
-                break
+                found = self._read(dash, 30)
             except Failure:
                 if self.proc.poll() is not None:
                     raise
+                continue
+            if found.group(1).endswith("dash"):
+                break
         else:
-            raise Failure("the debug shell never answered")
-        self.sh("stty -echo; export PS1= TERM=dumb SYSTEMD_PAGER= SYSTEMD_COLORS=0", 30)
+            raise Failure("the shell on the virtio console never answered")
+        time.sleep(1)
+        self.buffer = ""
+        self.sh("true", 120)
         return time.monotonic() - self.started
 
     def sh(self, command: str, timeout: float = 120) -> tuple[int, str]:
@@ -179,7 +195,7 @@ class Machine:
         """Seconds since power-on until tabletap.service is active (READY=1 received)."""
         deadline = self.started + bound
         while time.monotonic() < deadline:
-            _, state = self.sh("systemctl is-active tabletap.service", 30)
+            _, state = self.sh("systemctl is-active tabletap.service", 300)
             if state == "active":
                 return time.monotonic() - self.started
             if state == "failed":
@@ -251,6 +267,8 @@ def first_boot(vm: Machine, times: dict[str, float]) -> dict:
     allowed = re.compile(r"^udp \S+:5353$")  # avahi: mDNS for tabletap.local
     stray = [line for line in listening.splitlines() if not allowed.match(line)]
     check(stray == [], "only the configured ports listen (mDNS 5353/udp)", "\n".join(stray))
+    failed = vm.sh("systemctl --failed --no-legend --plain")[1]
+    print("    failed units: " + (failed.replace("\n", "; ") or "none"))
     errors = vm.sh("journalctl -b -p err --no-pager | tail -20")[1]
     print("    journal errors this boot:\n      " + errors.replace("\n", "\n      "))
     return state
