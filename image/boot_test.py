@@ -199,8 +199,9 @@ class Machine:
             if state == "active":
                 return time.monotonic() - self.started
             if state == "failed":
-                raise Failure("tabletap.service failed:\n"
-                              + self.sh("journalctl -b -u tabletap --no-pager | tail -30")[1])
+                raise Failure("tabletap.service failed:\n" + self.sh(
+                    "journalctl -b -u tabletap -u tabletap-firstboot --no-pager | tail -30; "
+                    "systemctl --failed --no-legend --plain")[1])
             time.sleep(3)
         raise Failure(f"tabletap.service not ready within {bound:.0f} s")
 

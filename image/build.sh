@@ -80,9 +80,10 @@ else
 fi
 
 # --- layer 2: system -------------------------------------------------------------------------
-SYSTEM_KEY=$(printf 'system-1 %s %s' "$BASE_KEY" \
-    "$(key_of "$HERE/packages.txt" "$HERE/initramfs/tabletap.conf" "$HERE/initramfs/modules" \
-       "$HERE/layout.sh")" | sha256sum | cut -c1-16)
+# Of the layout, only the disk identifier (the root's PARTUUID in cmdline.txt) reaches this layer.
+SYSTEM_KEY=$(printf 'system-2 %s %s %s' "$BASE_KEY" "$DISK_ID" \
+    "$(key_of "$HERE/packages.txt" "$HERE/initramfs/tabletap.conf" "$HERE/initramfs/modules")" \
+    | sha256sum | cut -c1-16)
 SYSTEM="$CACHE/system-$SYSTEM_KEY"
 if [ -f "$SYSTEM/.done" ]; then
     step "system: cached ($SYSTEM)"

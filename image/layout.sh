@@ -18,7 +18,7 @@ write_fstab() {
 # The root filesystem is read-only; only the state partition (the game's journal) is written
 # during play. The boot partition holds the maker's files (tabletap.yaml, Wi-Fi, SSH keys).
 PARTUUID=$DISK_ID-02  /                  ext4   ro,noatime,errors=remount-ro                  0 1
-PARTUUID=$DISK_ID-01  /boot/firmware     vfat   rw,noatime,flush,umask=0077,nofail,x-systemd.device-timeout=30s  0 2
+PARTUUID=$DISK_ID-01  /boot/firmware     vfat   rw,noatime,flush,umask=0077,nofail,x-systemd.device-timeout=5min  0 2
 PARTUUID=$DISK_ID-03  /var/lib/tabletap  ext4   rw,noatime,nodev,nosuid,noexec,data=journal   0 2
 tmpfs                 /var/log           tmpfs  nodev,nosuid,noexec,size=16m                  0 0
 tmpfs                 /var/tmp           tmpfs  nodev,nosuid,size=32m                         0 0
