@@ -263,9 +263,9 @@ def first_boot(vm: Machine, times: dict[str, float]) -> dict:
     check(vm.sh("systemctl is-active ssh.service")[1] in {"inactive", "failed"}
           and vm.sh("test -e /root/.ssh/authorized_keys")[0] != 0,
           "sshd is off without authorized_keys")
-    listening = vm.must("ss -H -tuln | awk '{print $1, $5}' | sort -u")
+    listening = vm.must("ss -H -tulnp | awk '{print $1, $5, $7}' | sort -u")
     print("    listening:", listening.replace("\n", "; ") or "nothing")
-    allowed = re.compile(r"^udp \S+:5353$")  # avahi: mDNS for tabletap.local
+    allowed = re.compile(r'^udp \S+:5353 .*"avahi-daemon"')  # mDNS for tabletap.local
     stray = [line for line in listening.splitlines() if not allowed.match(line)]
     check(stray == [], "only the configured ports listen (mDNS 5353/udp)", "\n".join(stray))
     failed = vm.sh("systemctl --failed --no-legend --plain")[1]

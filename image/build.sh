@@ -174,6 +174,8 @@ in_chroot "$TREE" systemctl enable --quiet tabletap.service tabletap-web.service
 in_chroot "$TREE" systemctl disable --quiet systemd-networkd-wait-online.service ssh.socket \
     2>/dev/null || true
 in_chroot "$TREE" systemctl set-default --quiet multi-user.target
+# avahi answers mDNS on 5353 only: no wide-area (unicast DNS-SD) socket on a random port.
+sed -i 's/^#\?enable-wide-area=.*/enable-wide-area=no/' "$TREE/etc/avahi/avahi-daemon.conf"
 # No password on any account: root is locked like every system account.
 in_chroot "$TREE" usermod -p '*' root
 chroot_umount
