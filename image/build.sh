@@ -174,6 +174,11 @@ in_chroot "$TREE" systemctl enable --quiet tabletap.service tabletap-web.service
 in_chroot "$TREE" systemctl disable --quiet systemd-networkd-wait-online.service ssh.socket \
     2>/dev/null || true
 in_chroot "$TREE" systemctl set-default --quiet multi-user.target
+# State directories that system services expect under the read-only /var/lib exist already
+# (logind's would otherwise fail to start: found by the boot test).
+install -d -m 0755 "$TREE/var/lib/systemd/linger"
+# networkd keeps nothing across boots on a read-only root: no persistent-storage switch.
+in_chroot "$TREE" systemctl mask --quiet systemd-networkd-persistent-storage.service
 # avahi answers mDNS on 5353 only: no wide-area (unicast DNS-SD) socket on a random port.
 sed -i 's/^#\?enable-wide-area=.*/enable-wide-area=no/' "$TREE/etc/avahi/avahi-daemon.conf"
 # No password on any account: root is locked like every system account.
