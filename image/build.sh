@@ -179,6 +179,10 @@ in_chroot "$TREE" systemctl set-default --quiet multi-user.target
 install -d -m 0755 "$TREE/var/lib/systemd/linger"
 # networkd keeps nothing across boots on a read-only root: no persistent-storage switch.
 in_chroot "$TREE" systemctl mask --quiet systemd-networkd-persistent-storage.service
+# No sshd at all without authorized_keys, not even systemd's local AF_UNIX/vsock sockets for it;
+# no package timers on a box whose root never changes.
+in_chroot "$TREE" systemctl mask --quiet sshd-unix-local.socket sshd-vsock.socket \
+    apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer
 # avahi answers mDNS on 5353 only: no wide-area (unicast DNS-SD) socket on a random port.
 sed -i 's/^#\?enable-wide-area=.*/enable-wide-area=no/' "$TREE/etc/avahi/avahi-daemon.conf"
 # No password on any account: root is locked like every system account.
