@@ -6,4 +6,4 @@ first: `controller` (the brain: rules engines, the table session, the journal, t
 (MicroPython for the Pico, importing none of the others).
 """
 
-__version__ = "0.2.0"
+__version__ = "0.1.0"  # kept equal to pyproject.toml's version (a test checks)

@@ -12,6 +12,7 @@ import argparse
 import importlib
 import sys
 
+from tabletap import __version__
 from tabletap.controller.commands import COMMANDS, SUMMARIES, module_of
 
 
@@ -26,6 +27,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         prog="tabletap",
         description="Companion controller for augmented physical board games.",
     )
+    parser.add_argument("--version", action="version", version=f"tabletap {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     wanted = None if argv is None else _command_in(argv)

@@ -155,6 +155,14 @@ class WebConfig(Strict):
     hostname: str = Field("tabletap", pattern=r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")
 
 
+class AudioConfig(Strict):
+    """Where the box's sound (the voice) goes: `auto` leaves ALSA's default card, `jack` the Pi's
+    headphone jack, `hdmi` its HDMI output. The image's first boot applies it by writing
+    /etc/asound.conf; the daemon itself only plays to the default card."""
+
+    output: Literal["auto", "jack", "hdmi"] = "auto"
+
+
 class Config(Strict):
     game: str | None = None  # the game `tabletap run` starts when there is none to resume
     players: list[str] = []
@@ -175,6 +183,7 @@ class Config(Strict):
     button_bounce_seconds: float | None = Field(0.02, ge=0)  # gpio: ignore contact bounce
     serial: SerialConfig = SerialConfig()
     poll: PollConfig = PollConfig()
+    audio: AudioConfig = AudioConfig()
     state_dir: str = "state"
     uid_registry: str | None = None  # defaults to <state_dir>/uids.yaml
     log_level: Literal["debug", "info", "warning", "error"] = "info"

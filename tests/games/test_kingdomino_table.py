@@ -70,7 +70,7 @@ def _confirmed(players: list[str], **setup: object):  # noqa: ANN202
 
 
 def test_a_tap_of_a_new_line_domino_at_the_claim_step_is_the_claim() -> None:
-    """Kingdomino (GAMES.md, from the official rulebook): "First round: kings drawn at random
+    """Kingdomino (docs/games/kingdomino.md, from the official rulebook): "First round: kings drawn at random
     choose in turn. Then the king on the lowest-numbered domino goes first: place your domino,
     then put your king on a domino in the new line." The player whose turn it is lifts the
     domino their king will stand on and taps it: the claim, for the king the claim order names."""

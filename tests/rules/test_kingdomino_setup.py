@@ -1,4 +1,4 @@
-"""Kingdomino set-up and turn order (base rules as summarised in GAMES.md)."""
+"""Kingdomino set-up and turn order (base rules as summarised in docs/games/kingdomino.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Magic Keys with digital dice: the engine rolls, keeps the dice and walks the pawn.
 
-Each test names the rulebook rule it checks (rulebooks/magic-keys.txt). Forced rolls
+Each test names the rulebook rule it checks (the Magic Keys rulebook). Forced rolls
 (`Roll((3, "moon", 1))`) stand in for a scenario's `roll:` step.
 """
 
@@ -220,7 +220,7 @@ def test_no_key_to_pull_on_the_start_or_recovery_space():
 
 
 def test_an_empty_space_has_no_key_but_still_counts():
-    """GAMES.md: "A player may only stop and pull a key on a space that still holds one; empty
+    """docs/games/magic-keys.md, "Sources beyond the rulebook": "A player may only stop and pull a key on a space that still holds one; empty
     spaces still count when moving"."""
     state = play(walk(digital(), "purple/2"), TryKey("purple/2"))  # true: onto the tower
     state = play(state, Roll((2, 1, 1)), Move(2))

@@ -1,6 +1,6 @@
 """Magic Keys with real dice: the engine checks keys, the pond, turn order and the end.
 
-Each test names the rulebook rule it checks (rulebooks/magic-keys.txt).
+Each test names the rulebook rule it checks (the Magic Keys rulebook).
 """
 
 from __future__ import annotations

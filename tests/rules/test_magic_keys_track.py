@@ -30,7 +30,7 @@ def edited(**changes: object) -> str:
 
 
 def test_the_packaged_track():
-    """GAMES.md: start + 10 key spaces + recovery + 10 key spaces + golden key = 23 positions,
+    """docs/games/magic-keys.md: start + 10 key spaces + recovery + 10 key spaces + golden key = 23 positions,
     purple nearest the start, the golden key last."""
     track = load_track()
     assert len(track.spaces) == 23

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletap.controller.config import Config, load_config
+from tabletap.controller.service import fatal, log_handler
 from tabletap.controller.yamlsource import SourceError
 
 DEFAULT_CONFIG = "/etc/tabletap/table.yaml"
@@ -49,7 +50,7 @@ def config_or_exit(args: argparse.Namespace, announce: bool = True) -> Config:
     try:
         config = load_config(path)
     except SourceError as exc:
-        print(f"tabletap: config error: {exc}", file=sys.stderr)
+        fatal(f"tabletap: config error: {exc}")
         raise SystemExit(2) from None
     except PermissionError:
         print(f"tabletap: you may not read the config {path}. {PERMISSION_HINT}",
@@ -63,8 +64,9 @@ def config_or_exit(args: argparse.Namespace, announce: bool = True) -> Config:
     return config
 
 
-PERMISSION_HINT = ("Run the command as the table's user (sudo -u tabletap tabletap ...), or ask "
-                   "for its group (sudo adduser $USER tabletap, then log in again).")
+PERMISSION_HINT = ("Run the command as the table's user: sudo -u tabletap tabletap ... (the state "
+                   "folder and its control socket belong to that user alone, since the journal "
+                   "holds the game's secrets).")
 
 
 def ask_daemon(config: Config, payload: dict[str, Any]) -> dict[str, Any]:
@@ -127,8 +129,4 @@ def print_reply(reply: dict[str, Any]) -> int:
 
 
 def setup_logging(level: str) -> None:
-    logging.basicConfig(
-        level=getattr(logging, level.upper()),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
+    logging.basicConfig(level=getattr(logging, level.upper()), handlers=[log_handler()])

@@ -31,6 +31,7 @@ from tabletap.controller.requests import dispatch
 from tabletap.controller.requests import register as register_request
 from tabletap.controller.rules.yamldoc import load_value
 from tabletap.controller.runtime import GameSpec, StartError, open_table
+from tabletap.controller.service import Notifier, fatal, narrator
 
 log = logging.getLogger("tabletap.run")
 
@@ -84,9 +85,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         context = {"sim": False, "clock": clock}
     try:
-        daemon = open_table(config, context, clock, _spec(args, config), print, new=args.new)
+        daemon = open_table(config, context, clock, _spec(args, config), narrator(), new=args.new)
     except (StartError, JournalError) as exc:
-        print(f"tabletap: cannot start: {exc}", file=sys.stderr)
+        fatal(f"tabletap: cannot start: {exc}")
         if isinstance(exc, JournalError) and exc.line is not None and exc.line > 1:
             print("tabletap: `tabletap journal repair` keeps every move before that line (the "
                   "damaged journal is saved in games/)", file=sys.stderr)
@@ -94,8 +95,8 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:  # the state folder: another user's, on a file, a full disk
         hint = PERMISSION_HINT if isinstance(exc, PermissionError) else \
             "Check state_dir in the config."
-        print(f"tabletap: cannot start: the state folder {config.state_dir} cannot be used "
-              f"({exc.strerror or exc}: {exc.filename}). {hint}", file=sys.stderr)
+        fatal(f"tabletap: cannot start: the state folder {config.state_dir} cannot be used "
+              f"({exc.strerror or exc}: {exc.filename}). {hint}")
         return 2
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -110,10 +111,13 @@ def run(args: argparse.Namespace) -> int:
         threading.Thread(target=_read_stdin, args=(lines,), daemon=True).start()
         print("simulated table ready: type `tap PIECE [READER]`, `press end-turn`, ...",
               flush=True)
+    systemd = Notifier()
+    systemd.ready("the table is ready")
     try:
         while not stop.is_set():
             started = clock.now()
             daemon.tick()
+            systemd.ping(started)
             control.serve_pending()
             if simulator is not None:
                 simulator.tick(clock.now())
@@ -129,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
             clock.sleep(wait - (clock.now() - started))
             sys.stdout.flush()
     finally:
+        systemd.stopping()
         control.close()
         daemon.close()
         daemon.session.outputs.close()

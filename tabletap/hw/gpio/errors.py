@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from tabletap.controller.adapters import AdapterError
 
-class GpioError(RuntimeError):
-    """The GPIO wiring cannot be set up as configured; the message says what to change."""
+
+class GpioError(AdapterError):
+    """The GPIO wiring cannot be set up as configured; the message says what to change.
+
+    An AdapterError, so the daemon stops with this message and exit status 2 (which the unit
+    does not restart) instead of a traceback and a restart loop.
+    """

@@ -1,4 +1,7 @@
-"""The simulated Pico: the firmware's own code behind a pseudo-terminal (DESIGN.md, "Serial")."""
+"""The simulated Pico: the firmware's own code behind a pseudo-terminal.
+
+docs/DESIGN.md, "The simulator sits under the drivers".
+"""
 
 from tabletap.sim.board.board import SimBoard
 

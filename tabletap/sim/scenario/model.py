@@ -1,7 +1,7 @@
 """Scenario files: parsing and checking, with errors that name the file, step and line.
 
-The format is DESIGN.md's ("Scenario files"). A malformed scenario is the developer's mistake, not
-a failed expectation, so it is reported separately (exit 2) and nothing is run.
+The format is docs/DESIGN.md's ("Scenario files"). A malformed scenario is the developer's
+mistake, not a failed expectation, so it is reported separately (exit 2) and nothing is run.
 """
 
 from __future__ import annotations

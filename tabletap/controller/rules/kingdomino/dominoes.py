@@ -1,7 +1,7 @@
 """The 48 dominoes (dominoes.csv, package data): loaded once and checked.
 
-The numbers, landscapes and crowns are confirmed (GAMES.md: three independent implementations
-agree on all 48). They stay in a data file rather than in code so a check at import time can
+The numbers, landscapes and crowns are confirmed (docs/games/kingdomino.md, "Sources beyond the rulebook": three
+independent implementations agree on all 48). They stay in a data file rather than in code so a check at import time can
 prove the file whole: a lost line would silently change every game's odds.
 """
 

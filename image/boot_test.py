@@ -1,0 +1,343 @@
+"""`make image-test`: boots the built image under qemu-system-aarch64 and checks the box.
+
+The emulated machine is `-M virt` (software emulation) booting the image's own kernel and initrd
+from its boot partition. The boot partition is configured the way a maker would (tabletap.yaml
+for the simulated backend). The test talks to the box through a root shell on a virtio console,
+which only exists because this test's kernel command line asks systemd for its debug shell
+(`systemd.debug_shell=hvc0`, with the getty systemd would also start there masked): a maker's
+box boots with cmdline.txt, which never does. The serial
+console (ttyAMA0) is saved to console-*.log beside the disk for a person to read.
+
+Checks:
+ 1. tabletap.service reaches READY (Type=notify: active) within READY_BOUND seconds, as user
+    tabletap, and `tabletap doctor --sim` passes inside;
+ 2. a scripted game through the control socket (`tabletap do`);
+ 3. qemu is killed mid-game (a power cut); the image boots again, the state partition's ext4
+    journal is recovered and the game resumes exactly where it was;
+ 4. no account has a password, sshd is off without a key, only the configured ports listen.
+
+    python image/boot_test.py build/image/tabletap-<version>-arm64.img
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+READY_BOUND = 600.0  # seconds from power-on to READY under software emulation on a busy host
+CONFIG = """\
+# The boot test's table: simulated chips, a fixed seed and fixed fake keys.
+game: magic-keys
+players: [ana, ben]
+seed: 7
+setup: {fake_keys: [purple/1, purple/2, blue/3, blue/4, green/1, green/2, yellow/3, yellow/4]}
+backend: sim
+readers: {chest: {transport: sim}, pond: {transport: sim}}
+state_dir: /var/lib/tabletap
+"""
+# The scripted game: (arguments of `tabletap do`, whether the table accepts it).
+GAME = [
+    (["try-key", "key=purple/1"], True),   # a fake key: ana keeps it, ben's turn
+    (["move", "steps=3"], False),          # physical dice: the pawn is moved by hand
+    (["try-key", "key=blue/2"], True),     # a true key: ben takes 2 gems
+    (["end-turn"], True),                  # ana ends her turn: ben's
+]
+AFTER_RESUME = (["try-key", "key=green/5"], True)
+TABLETAP = "runuser -u tabletap -- /opt/tabletap/venv/bin/tabletap"
+CONF = "--config /etc/tabletap/table.yaml"
+
+
+def log(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
+
+
+class Failure(AssertionError):
+    pass
+
+
+def check(ok: bool, what: str, detail: str = "") -> None:
+    if not ok:
+        raise Failure(f"FAILED: {what}\n{detail}")
+    log(f"ok: {what}")
+
+
+def partitions(image: Path) -> list[dict]:
+    out = subprocess.run(["sfdisk", "--json", str(image)], capture_output=True, text=True,
+                         check=True)
+    return json.loads(out.stdout)["partitiontable"]["partitions"]
+
+
+def mtools(image: Path, offset: int, *args: str) -> str:
+    env = {**os.environ, "MTOOLS_SKIP_CHECK": "1"}
+    out = subprocess.run([args[0], "-i", f"{image}@@{offset}", *args[1:]], capture_output=True,
+                         text=True, env=env, check=True)
+    return out.stdout
+
+
+class Machine:
+    """One boot of the disk under qemu, with a root shell on the virtio console."""
+
+    def __init__(self, work: Path, disk: Path, kernel: Path, initrd: Path, name: str) -> None:
+        self.sock_path = Path(tempfile.mkdtemp(prefix="tt-")) / "shell.sock"
+        self.console = work / f"console-{name}.log"
+        append = ("root=PARTUUID=7ab1e7a9-02 ro rootfstype=ext4 rootwait console=ttyAMA0 "
+                  "systemd.debug_shell=hvc0 systemd.mask=serial-getty@hvc0.service")
+        self.started = time.monotonic()
+        self.proc = subprocess.Popen([
+            "qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a72", "-smp", "2", "-m", "1024",
+            "-display", "none", "-nic", "none", "-no-reboot",
+            "-kernel", str(kernel), "-initrd", str(initrd), "-append", append,
+            "-drive", f"file={disk},format=raw,if=none,id=disk",
+            "-device", "virtio-blk-pci,drive=disk",
+            "-serial", f"file:{self.console}",
+            "-device", "virtio-serial-pci",
+            "-chardev", f"socket,id=shell,path={self.sock_path},server=on,wait=off",
+            "-device", "virtconsole,chardev=shell",
+        ], stdin=subprocess.DEVNULL)
+        self.sock: socket.socket | None = None
+        self.buffer = ""
+        self.counter = 0
+
+    def _connect(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise Failure(f"qemu exited ({self.proc.returncode}); see {self.console}")
+            try:
+                sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                sock.connect(str(self.sock_path))
+                self.sock = sock
+                return
+            except OSError:
+                time.sleep(0.5)
+        raise Failure("qemu's console socket never appeared")
+
+    def _read(self, until: re.Pattern[str], timeout: float) -> re.Match[str]:
+        assert self.sock is not None
+        deadline = time.monotonic() + timeout
+        while True:
+            found = until.search(self.buffer)
+            if found:
+                self.buffer = self.buffer[found.end():]
+                return found
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or self.proc.poll() is not None:
+                raise Failure(f"no {until.pattern!r} from the box in {timeout:.0f} s; "
+                              f"last output: {self.buffer[-2000:]!r}")
+            self.sock.settimeout(min(remaining, 2.0))
+            try:
+                chunk = self.sock.recv(65536)
+            except TimeoutError:
+                continue
+            self.buffer += chunk.decode(errors="replace")
+
+    def wait_for_shell(self, timeout: float) -> float:
+        """Seconds from power-on until the shell answers.
+
+        The debug shell is an interactive bash whose prompt queries the terminal (cursor
+        position reports) and can swallow what is typed while it waits for a reply that never
+        comes; the test swaps it for a plain dash with no prompt and no echo, and makes sure it
+        is talking to that dash before it sends anything else.
+        """
+        self._connect(60)
+        assert self.sock is not None
+        deadline = time.monotonic() + timeout
+        dash = re.compile(r"SHELL-42-(\S+)")
+        while time.monotonic() < deadline:
+            self.sock.sendall(b"\nexec env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root "
+                              b"TERM=dumb PS1= PS2= SYSTEMD_PAGER= SYSTEMD_COLORS=0 /bin/sh\n")
+            time.sleep(2)
+            self.sock.sendall(b"\nstty -echo; echo SHELL-$((6*7))-$(readlink /proc/$$/exe)\n")
+            try:
+                found = self._read(dash, 30)
+            except Failure:
+                if self.proc.poll() is not None:
+                    raise
+                continue
+            if found.group(1).endswith("dash"):
+                break
+        else:
+            raise Failure("the shell on the virtio console never answered")
+        time.sleep(1)
+        self.buffer = ""
+        self.sh("true", 120)
+        return time.monotonic() - self.started
+
+    def sh(self, command: str, timeout: float = 120) -> tuple[int, str]:
+        """Runs a command in the box's shell: (exit status, output)."""
+        assert self.sock is not None
+        self.counter += 1
+        tag = f"T{self.counter}X"
+        # The markers are split in the command text so that an echo of it never matches.
+        line = (f"echo '<<{tag}'\"BEGIN>>\"; ( {command} ) 2>&1; "
+                f"echo \"<<{tag}END $?>>\"\n")
+        self.sock.sendall(line.encode())
+        self._read(re.compile(re.escape(f"<<{tag}BEGIN>>") + r"\r?\n"), timeout)
+        end = self._read(re.compile(r"(?s)(.*?)<<" + tag + r"END (\d+)>>"), timeout)
+        return int(end.group(2)), end.group(1).replace("\r", "").strip()
+
+    def must(self, command: str, timeout: float = 120) -> str:
+        status, out = self.sh(command, timeout)
+        if status != 0:
+            raise Failure(f"`{command}` exited {status}:\n{out}")
+        return out
+
+    def wait_ready(self, bound: float) -> float:
+        """Seconds since power-on until tabletap.service is active (READY=1 received)."""
+        deadline = self.started + bound
+        while time.monotonic() < deadline:
+            _, state = self.sh("systemctl is-active tabletap.service", 300)
+            if state == "active":
+                return time.monotonic() - self.started
+            if state == "failed":
+                raise Failure("tabletap.service failed:\n" + self.sh(
+                    "journalctl -b -u tabletap -u tabletap-firstboot --no-pager | tail -30; "
+                    "systemctl --failed --no-legend --plain")[1])
+            time.sleep(3)
+        raise Failure(f"tabletap.service not ready within {bound:.0f} s")
+
+    def power_cut(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+        self.close()
+
+    def poweroff(self, timeout: float = 300) -> None:
+        assert self.sock is not None
+        self.sock.sendall(b"systemctl poweroff\n")
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise Failure("the box did not power off") from None
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+        shutil.rmtree(self.sock_path.parent, ignore_errors=True)
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def first_boot(vm: Machine, times: dict[str, float]) -> dict:
+    times["shell (boot 1)"] = vm.wait_for_shell(READY_BOUND)
+    times["READY (boot 1)"] = vm.wait_ready(READY_BOUND)
+    log(f"tabletap.service READY {times['READY (boot 1)']:.0f} s after power-on")
+    monotonic = vm.must("systemctl show -P ActiveEnterTimestampMonotonic tabletap.service")
+    times["READY (boot 1, box clock)"] = int(monotonic) / 1e6
+    pid = vm.must("systemctl show -P MainPID tabletap.service")
+    check(vm.must(f"stat -c %U /proc/{pid}") == "tabletap", "the daemon runs as user tabletap")
+    report = vm.must("cat /boot/firmware/tabletap-firstboot.txt")
+    check("tabletap.yaml: now the table's config" in report and
+          not vm.sh("test -e /boot/firmware/tabletap.yaml")[0] == 0,
+          "first boot moved tabletap.yaml from the boot partition", report)
+    status, doctor = vm.sh(f"{TABLETAP} doctor --sim {CONF}", 300)
+    print(doctor)
+    check(status == 0, "tabletap doctor --sim passes inside the box", doctor)
+
+    for args, accepted in GAME:
+        status, out = vm.sh(f"{TABLETAP} do {' '.join(args)} {CONF}", 120)
+        print("   ", " ".join(args), "->", out.replace("\n", " | "))
+        check((status == 0) == accepted,
+              f"`tabletap do {' '.join(args)}` {'accepted' if accepted else 'rejected'}", out)
+    state = json.loads(vm.must(f"{TABLETAP} state --json --reveal {CONF}", 120))
+    check(state["current_player"] == "ben" and state["fakes_held"]["ana"] == ["purple/1"],
+          "the journal holds the scripted game (ben to play, ana holding the fake purple/1)",
+          json.dumps(state))
+
+    shadow = vm.must("awk -F: '$2 !~ /^[!*]/ {print $1 \":\" $2}' /etc/shadow")
+    check(shadow == "", "no account has a password (every shadow entry locked)", shadow)
+    check(vm.sh("systemctl is-active ssh.service")[1] in {"inactive", "failed"}
+          and vm.sh("test -e /root/.ssh/authorized_keys")[0] != 0,
+          "sshd is off without authorized_keys")
+    listening = vm.must("ss -H -tulnp | awk '{print $1, $5, $7}' | sort -u")
+    print("    listening:", listening.replace("\n", "; ") or "nothing")
+    allowed = re.compile(r'^udp \S+:5353 .*"avahi-daemon"')  # mDNS for tabletap.local
+    stray = [line for line in listening.splitlines() if not allowed.match(line)]
+    check(stray == [], "only the configured ports listen (mDNS 5353/udp)", "\n".join(stray))
+    failed = vm.sh("systemctl --failed --no-legend --plain")[1]
+    print("    failed units: " + (failed.replace("\n", "; ") or "none"))
+    errors = vm.sh("journalctl -b -p err --no-pager | tail -20")[1]
+    print("    journal errors this boot:\n      " + errors.replace("\n", "\n      "))
+    return state
+
+
+def second_boot(vm: Machine, before: dict, times: dict[str, float]) -> None:
+    times["shell (boot 2)"] = vm.wait_for_shell(READY_BOUND)
+    times["READY (boot 2, after the power cut)"] = vm.wait_ready(READY_BOUND)
+    # systemd-fsck replays the journal before the mount (e2fsck: "recovering journal"), or the
+    # kernel does at mount ("recovery complete"): either way it must have happened here.
+    recovery = vm.must("journalctl -b --no-pager | grep -Ei "
+                       "'tabletap-state: recovering journal|vda3.*recovery complete|vda3.*clean' "
+                       "|| true")
+    print("    " + recovery.replace("\n", "\n    "))
+    check(re.search(r"recovering journal|recovery complete", recovery) is not None,
+          "the state partition's ext4 journal was recovered after the power cut", recovery)
+    resumed = vm.must("journalctl -b -u tabletap --no-pager | grep 'Resuming' || true")
+    check("Resuming the unfinished magic-keys game of ana, ben after 3 actions" in resumed,
+          "the daemon resumed the unfinished game from its journal", resumed)
+    after = json.loads(vm.must(f"{TABLETAP} state --json --reveal {CONF}", 120))
+    check(after == before, "the game resumed exactly where it was", json.dumps(after))
+    args, accepted = AFTER_RESUME
+    status, out = vm.sh(f"{TABLETAP} do {' '.join(args)} {CONF}", 120)
+    print("   ", " ".join(args), "->", out.replace("\n", " | "))
+    check((status == 0) == accepted, "the family plays on after the power cut", out)
+
+
+def main(argv: list[str]) -> int:
+    image = Path(argv[1]).resolve()
+    work = image.parent / "boot-test"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir()
+    disk = work / "disk.img"
+    started = time.monotonic()
+    subprocess.run(["cp", "--sparse=always", str(image), str(disk)], check=True)
+    boot = partitions(disk)[0]
+    offset = boot["start"] * 512
+    names = mtools(disk, offset, "mdir", "-b", "::/").split()
+    kernel_name = next(n for n in names if n.startswith("::/vmlinuz"))
+    initrd_name = next(n for n in names if n.startswith("::/initrd.img"))
+    kernel, initrd = work / "vmlinuz", work / "initrd.img"
+    mtools(disk, offset, "mcopy", "-o", kernel_name, str(kernel))
+    mtools(disk, offset, "mcopy", "-o", initrd_name, str(initrd))
+    config = work / "tabletap.yaml"
+    config.write_text(CONFIG)
+    mtools(disk, offset, "mcopy", "-o", str(config), "::/tabletap.yaml")
+    log(f"booting {image.name} ({kernel_name[3:]}) under qemu-system-aarch64 -M virt")
+
+    times: dict[str, float] = {}
+    vm = Machine(work, disk, kernel, initrd, "boot1")
+    try:
+        state = first_boot(vm, times)
+        log("power cut: qemu killed mid-game (SIGKILL)")
+        vm.power_cut()
+        vm = Machine(work, disk, kernel, initrd, "boot2")
+        second_boot(vm, state, times)
+        vm.poweroff()
+    except Failure as exc:
+        print(exc, file=sys.stderr)
+        print(f"serial console: {vm.console}", file=sys.stderr)
+        return 1
+    finally:
+        vm.close()
+    times["whole test"] = time.monotonic() - started
+    log("boot test passed; seconds: " + ", ".join(f"{k} {v:.0f}" for k, v in times.items()))
+    log(f"serial consoles: {work}/console-boot1.log, console-boot2.log")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
