@@ -70,10 +70,11 @@ def _confirmed(players: list[str], **setup: object):  # noqa: ANN202
 
 
 def test_a_tap_of_a_new_line_domino_at_the_claim_step_is_the_claim() -> None:
-    """Kingdomino (docs/games/kingdomino.md, from the official rulebook): "First round: kings drawn at random
-    choose in turn. Then the king on the lowest-numbered domino goes first: place your domino,
-    then put your king on a domino in the new line." The player whose turn it is lifts the
-    domino their king will stand on and taps it: the claim, for the king the claim order names."""
+    """Kingdomino (docs/games/kingdomino.md, from the official rulebook): "First round: kings
+    drawn at random choose in turn. Then the king on the lowest-numbered domino goes first:
+    place your domino, then put your king on a domino in the new line." The player whose turn it
+    is lifts the domino their king will stand on and taps it: the claim, for the king the claim
+    order names."""
     s = _confirmed(["ana", "ben"], king_order=["ben", "ana", "ana", "ben"])
     assert s.step == "claim" and ENGINE.current_player(s) == "ben"
     first, second = s.next_line[2].domino, s.next_line[0].domino

@@ -220,8 +220,8 @@ def test_no_key_to_pull_on_the_start_or_recovery_space():
 
 
 def test_an_empty_space_has_no_key_but_still_counts():
-    """docs/games/magic-keys.md, "Sources beyond the rulebook": "A player may only stop and pull a key on a space that still holds one; empty
-    spaces still count when moving"."""
+    """docs/games/magic-keys.md, "Sources beyond the rulebook": "A player may only stop and pull
+    a key on a space that still holds one; empty spaces still count when moving"."""
     state = play(walk(digital(), "purple/2"), TryKey("purple/2"))  # true: onto the tower
     state = play(state, Roll((2, 1, 1)), Move(2))
     assert TRACK.spaces[state.pawn] == "purple/2"

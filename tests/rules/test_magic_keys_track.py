@@ -30,8 +30,8 @@ def edited(**changes: object) -> str:
 
 
 def test_the_packaged_track():
-    """docs/games/magic-keys.md: start + 10 key spaces + recovery + 10 key spaces + golden key = 23 positions,
-    purple nearest the start, the golden key last."""
+    """docs/games/magic-keys.md: start + 10 key spaces + recovery + 10 key spaces + golden key
+    = 23 positions, purple nearest the start, the golden key last."""
     track = load_track()
     assert len(track.spaces) == 23
     assert track.spaces[0] == "start" and track.spaces[1] == "purple/1"

@@ -1,7 +1,7 @@
 """cards.yaml: the placeholder content the issue specifies, and a loud failure for a broken file.
 
-The rulebook prints no counts or icons (docs/games/oversiege.md, "Sources beyond the rulebook": "Deck composition per player
-(unknown): keep counts in a data file, marked as a placeholder").
+The rulebook prints no counts or icons (docs/games/oversiege.md, "Sources beyond the rulebook":
+"Deck composition per player (unknown): keep counts in a data file, marked as a placeholder").
 """
 
 from __future__ import annotations

@@ -162,7 +162,8 @@ def replay(table: Table, start: dict, stop: str) -> None:
 
 def test_a_treasure_is_turned_and_set_from_the_phone(table, page_of):
     """The Lost Treasures: "the player takes one of the face-up gems and places it on the
-    corner" (docs/games/kingdomino.md); here ben's domino 34 opens a corner, and the phone sets the ruby."""
+    corner" (docs/games/kingdomino.md); here ben's domino 34 opens a corner, and the phone sets
+    the ruby."""
     replay(table, {"action": "claim", "domino": 47}, "kingdomino/treasure/ruby/3")
     page = page_of(table)
     pair(page, table)

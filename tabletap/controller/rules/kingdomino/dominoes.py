@@ -1,8 +1,9 @@
 """The 48 dominoes (dominoes.csv, package data): loaded once and checked.
 
-The numbers, landscapes and crowns are confirmed (docs/games/kingdomino.md, "Sources beyond the rulebook": three
-independent implementations agree on all 48). They stay in a data file rather than in code so a check at import time can
-prove the file whole: a lost line would silently change every game's odds.
+The numbers, landscapes and crowns are confirmed (docs/games/kingdomino.md, "Sources beyond the
+rulebook": three independent implementations agree on all 48). They stay in a data file rather
+than in code so a check at import time can prove the file whole: a lost line would silently
+change every game's odds.
 """
 
 from __future__ import annotations
