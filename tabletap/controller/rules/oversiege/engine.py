@@ -166,11 +166,13 @@ class OversiegeEngine:
         return state.sides.get(deck)
 
     def _card_ok(self, state: OversiegeState, card: str, playing: bool) -> bool:
+        if state.over:
+            return False
         try:
-            self.check_card(state, card, playing)
+            piece = parse_piece(card, self.cards)
         except Rejection:
             return False
-        return True
+        return self._card_fault(state, piece, playing) is None
 
     def state_to_json(self, state: OversiegeState) -> JSON:
         return state.to_json()
@@ -245,56 +247,55 @@ class OversiegeEngine:
         if state.over:
             raise Rejection("game-over", "The game is over; start a new one to play again.")
         piece = parse_piece(card, self.cards)
+        fault = self._card_fault(state, piece, playing)
+        if fault is not None:
+            raise Rejection(fault[0], fault[1]())
+        return piece
+
+    def _card_fault(
+        self, state: OversiegeState, piece: Piece, playing: bool
+    ) -> tuple[str, Callable[[], str]] | None:
+        """Why `check_card` refuses a parsed card: (code, the message, built only when asked
+        for), or None. Legal-move generation asks this for every card in the deck, most of
+        them refused, so the reason is returned rather than raised and no sentence is built
+        that nobody reads."""
+        card = piece.id
         if piece.castle:
-            raise Rejection(
-                "not-a-play",
-                f"{card} is part of a castle: play a card from your hand first, then tap it.",
-            )
-        owner = self._known_deck(state, piece)
+            return ("not-a-play", lambda: f"{card} is part of a castle: play a card from your "
+                    "hand first, then tap it.")
+        owner = piece.deck
+        if owner not in state.sides:
+            return ("unknown-deck", lambda: f"No player has the {owner} deck; players are "
+                    f"{', '.join(state.players)}.")
         if owner != state.current:
-            raise Rejection(
-                "not-your-turn",
-                f"It is {state.current}'s turn; {card} belongs to {owner}'s deck.",
-            )
+            return ("not-your-turn",
+                    lambda: f"It is {state.current}'s turn; {card} belongs to {owner}'s deck.")
         side = state.sides[owner]
         if card in side.in_play():
-            raise Rejection("card-in-play", f"{card} is already in play, not in a hand.")
+            return ("card-in-play", lambda: f"{card} is already in play, not in a hand.")
         if card in side.discard:
-            raise Rejection(
-                "card-discarded",
-                f"{card} is in the discard pile; it comes back only when the pile is turned "
-                "over to become the deck.",
-            )
+            return ("card-discarded", lambda: f"{card} is in the discard pile; it comes back "
+                    "only when the pile is turned over to become the deck.")
         # TURNS: a player who drew nothing holds just the cards kept at the end of their last
         # turn, and this is the "following turn" a key among them waited for. Playing it never
         # shrinks the hand (GROUP PLAY: it stays; two players: the game is won).
         kept_key = playing and piece.part == "key" and state.drawn == 0
         if side.hand <= HAND_KEPT and not kept_key:
             if piece.part == "key" and playing:
-                raise Rejection(
-                    "keep-two",
-                    f"{owner} holds {side.hand} cards: a key among the two cards kept at the end "
-                    "of a turn must wait for the following turn (TURNS); play it then.",
-                )
-            raise Rejection(
-                "keep-two",
-                f"{owner} holds {side.hand} cards and must end the turn with two: "
-                "no more cards can be played or discarded this turn.",
-            )
+                return ("keep-two", lambda: f"{owner} holds {side.hand} cards: a key among the "
+                        "two cards kept at the end of a turn must wait for the following turn "
+                        "(TURNS); play it then.")
+            return ("keep-two", lambda: f"{owner} holds {side.hand} cards and must end the turn "
+                    "with two: no more cards can be played or discarded this turn.")
         if playing and piece.part in PROJECTILES:
             needs = self.cards.projectiles[piece.part].armament
             if not any(self._kind(a) == needs for a in side.armaments):
-                raise Rejection(
-                    "no-armament",
-                    f"A {piece.part} needs a {needs} in play; place one first.",
-                )
+                return ("no-armament",
+                        lambda: f"A {piece.part} needs a {needs} in play; place one first.")
         if playing and piece.part == "blockade" and side.blockade is not None:
-            raise Rejection(
-                "blockade-standing",
-                f"{owner}'s castle already has a blockade; a second one cannot be placed "
-                "until it is hit.",
-            )
-        return piece
+            return ("blockade-standing", lambda: f"{owner}'s castle already has a blockade; a "
+                    "second one cannot be placed until it is hit.")
+        return None
 
     def needs_targets(self, card: str) -> int:
         """How many cards a play taps after the card itself (0 for one-tap plays)."""
