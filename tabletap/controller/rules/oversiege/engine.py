@@ -10,7 +10,6 @@ accepted play returns the fork.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from tabletap.controller.rules.base import JSON, Event, Outcome, Rejection
@@ -81,7 +80,17 @@ class OversiegeEngine:
             return []
         aims: dict[str, list[str]] = {}
         out: list[Action] = []
-        keep = partial(self._card_ok, state)
+        # A card `_candidates` asks about is the player's own, neither in play nor discarded,
+        # so check_card's verdict on it depends on its kind alone: judged once per kind.
+        verdicts: dict[tuple[str, bool], bool] = {}
+
+        def keep(card: str, playing: bool) -> bool:
+            key = (self._kind(card), playing)
+            ok = verdicts.get(key)
+            if ok is None:
+                ok = verdicts[key] = self._card_ok(state, card, playing)
+            return ok
+
         for action in self._candidates(state, aims, keep):
             decided = self._decided(state, action, aims)
             if decided is None:
@@ -100,8 +109,9 @@ class OversiegeEngine:
     ) -> bool | None:
         """Whether a candidate whose card passed `check_card` is legal, for the plays whose
         handler checks nothing else; None: ask `apply`. Mirrors `_discard`, `_blockade`,
-        `_armament`, `_end_turn` and a single-hit `_attack` (the property tests compare the
-        result with `apply` on every candidate)."""
+        `_armament`, `_end_turn`, `_rebuild` (through `_rebuild_fault`, which it raises) and a
+        single-hit `_attack` (the property tests compare the result with `apply` on every
+        candidate)."""
         kind = action.kind
         if kind in ("discard", "blockade"):
             return True
@@ -116,8 +126,8 @@ class OversiegeEngine:
             return action.targets[0] in aims[part]
         if kind == "attack":
             return self._noted(state, action, action.targets[0], action.targets[1])
-        if kind == "rebuild":
-            return self._noted(state, action, action.targets[0], action.targets[0])
+        if kind == "rebuild" and len(action.targets) == 1:
+            return self._rebuild_fault(state, state.current, action.targets[0]) is None
         return None
 
     def _noted(self, state: OversiegeState, action: Action, first: str, second: str) -> bool:
@@ -478,22 +488,12 @@ class OversiegeEngine:
         piece = self._hand_card(state, action, ("rebuild",), "a rebuild card")
         player = piece.deck
         target = self._one_target(action)
+        fault = self._rebuild_fault(state, player, target)
+        if fault is not None:
+            raise Rejection(fault[0], fault[1]())
         tp = parse_piece(target, self.cards)
-        owner = self._known_deck(state, tp)
-        if not tp.castle or tp.part == CHAMBER:
-            raise Rejection("not-rebuildable",
-                            f"{target} cannot be rebuilt: only a tower or the entrance can.")
-        if owner != player and (not state.bridge or state.is_opponent(player, owner)):
-            raise Rejection(
-                "not-partner",
-                f"{player} may rebuild only their own castle"
-                + (" or a partner's." if state.bridge else "."),
-            )
-        if not state.in_game(owner):
-            raise Rejection("player-out", f"{owner}'s crown is taken; their castle is out.")
+        owner = tp.deck
         side = state.sides[owner]
-        if side.standing(tp.part):
-            raise Rejection("not-destroyed", f"{target} is not destroyed; nothing to rebuild.")
         side.destroyed.remove(tp.part)
         mine = state.sides[player]
         mine.hand -= 1
@@ -501,6 +501,30 @@ class OversiegeEngine:
         whose = "their" if owner == player else f"{owner}'s"
         return [Event("rebuilt", f"{player} rebuilds {whose} {tp.part}.",
                       {"player": player, "card": target})]
+
+    def _rebuild_fault(
+        self, state: OversiegeState, player: str, target: str
+    ) -> tuple[str, Callable[[], str]] | None:
+        """Why `player` may not rebuild `target` (code, message built on demand), or None.
+        legal_actions asks this for every castle part of the player's team instead of
+        working each rebuild out with apply."""
+        try:
+            tp = parse_piece(target, self.cards)
+            owner = self._known_deck(state, tp)
+        except Rejection as refused:
+            code, message = refused.code, refused.message
+            return (code, lambda: message)
+        if not tp.castle or tp.part == CHAMBER:
+            return ("not-rebuildable",
+                    lambda: f"{target} cannot be rebuilt: only a tower or the entrance can.")
+        if owner != player and (not state.bridge or state.is_opponent(player, owner)):
+            return ("not-partner", lambda: f"{player} may rebuild only their own castle"
+                    + (" or a partner's." if state.bridge else "."))
+        if not state.in_game(owner):
+            return ("player-out", lambda: f"{owner}'s crown is taken; their castle is out.")
+        if state.sides[owner].standing(tp.part):
+            return ("not-destroyed", lambda: f"{target} is not destroyed; nothing to rebuild.")
+        return None
 
     def _key(self, state: OversiegeState, action: Action) -> list[Event]:
         """KEY and ORDER 3: the key opens a chamber whose towers and entrance are all down and
