@@ -109,9 +109,9 @@ class OversiegeEngine:
     ) -> bool | None:
         """Whether a candidate whose card passed `check_card` is legal, for the plays whose
         handler checks nothing else; None: ask `apply`. Mirrors `_discard`, `_blockade`,
-        `_armament`, `_end_turn`, `_rebuild` (through `_rebuild_fault`, which it raises) and a
-        single-hit `_attack` (the property tests compare the result with `apply` on every
-        candidate)."""
+        `_armament`, `_end_turn`, `_rebuild` (through `_rebuild_fault`, which it raises), a
+        single-hit `_attack` and a double at two sides (the property tests compare the result
+        with `apply` on every candidate)."""
         kind = action.kind
         if kind in ("discard", "blockade"):
             return True
@@ -124,8 +124,16 @@ class OversiegeEngine:
             if self.cards.projectiles[part].hits != 1:
                 return None  # a double at a lone card: apply judges that no second is in reach
             return action.targets[0] in aims[part]
-        if kind == "attack":
-            return self._noted(state, action, action.targets[0], action.targets[1])
+        if kind == "attack" and len(action.targets) == 2:
+            first, second = action.targets
+            part = self._kind(action.card or "")
+            one, two = self._side_of(state, first), self._side_of(state, second)
+            if (self.cards.projectiles[part].hits == 2 and first != second
+                    and one is not None and two is not None and one is not two):
+                # A hit changes only its victim's side (and no chamber), so each of two
+                # targets on different sides is judged as if aimed at alone.
+                return first in aims[part] and second in aims[part]
+            return self._noted(state, action, first, second)
         if kind == "rebuild" and len(action.targets) == 1:
             return self._rebuild_fault(state, state.current, action.targets[0]) is None
         return None
