@@ -74,7 +74,7 @@ class OversiegeEngine:
         first passes `check_card`, judged once per card for all its targets; an aim is judged
         by `_check_hit`, once per kind of projectile; the plays whose handlers check nothing
         more than that are decided by those checks alone (see `_decided`), and the rest
-        (rebuilds, keys, doubles) are worked out by `apply` on a fork that copies only what
+        (keys, doubles at one side) are worked out by `apply` on a fork that copies only what
         they touch."""
         if state.over:
             return []
@@ -91,8 +91,10 @@ class OversiegeEngine:
                 ok = verdicts[key] = self._card_ok(state, card, playing)
             return ok
 
-        for action in self._candidates(state, aims, keep):
-            decided = self._decided(state, action, aims)
+        candidates = self._candidates(state, aims, keep)
+        aimed = {kind: set(targets) for kind, targets in aims.items()}
+        for action in candidates:
+            decided = self._decided(state, action, aimed)
             if decided is None:
                 try:
                     self.apply(state, action)
@@ -105,7 +107,7 @@ class OversiegeEngine:
         return out
 
     def _decided(
-        self, state: OversiegeState, action: Action, aims: dict[str, list[str]]
+        self, state: OversiegeState, action: Action, aims: dict[str, set[str]]
     ) -> bool | None:
         """Whether a candidate whose card passed `check_card` is legal, for the plays whose
         handler checks nothing else; None: ask `apply`. Mirrors `_discard`, `_blockade`,
@@ -127,12 +129,15 @@ class OversiegeEngine:
         if kind == "attack" and len(action.targets) == 2:
             first, second = action.targets
             part = self._kind(action.card or "")
-            one, two = self._side_of(state, first), self._side_of(state, second)
-            if (self.cards.projectiles[part].hits == 2 and first != second
-                    and one is not None and two is not None and one is not two):
+            if self.cards.projectiles[part].hits == 2 and first != second:
                 # A hit changes only its victim's side (and no chamber), so each of two
                 # targets on different sides is judged as if aimed at alone.
-                return first in aims[part] and second in aims[part]
+                ok = aims[part]
+                if first in ok and second in ok:  # both aims: known decks, opponents'
+                    if self._deck_of(first) != self._deck_of(second):
+                        return True
+                elif self._deck_of(first) != self._deck_of(second):
+                    return False
             return self._noted(state, action, first, second)
         if kind == "rebuild" and len(action.targets) == 1:
             return self._rebuild_fault(state, state.current, action.targets[0]) is None
@@ -176,12 +181,15 @@ class OversiegeEngine:
     def _chamber(self, player: str) -> str:
         return castle_id(player, CHAMBER)
 
-    def _side_of(self, state: OversiegeState, card: str) -> Side | None:
+    def _deck_of(self, card: str) -> str | None:
         try:
-            deck = parse_piece(card, self.cards).deck
+            return parse_piece(card, self.cards).deck
         except Rejection:
             return None
-        return state.sides.get(deck)
+
+    def _side_of(self, state: OversiegeState, card: str) -> Side | None:
+        deck = self._deck_of(card)
+        return None if deck is None else state.sides.get(deck)
 
     def _card_ok(self, state: OversiegeState, card: str, playing: bool) -> bool:
         if state.over:
