@@ -38,7 +38,7 @@ from tabletap.controller.rules.kingdomino.setup import (
     new_state,
     start_game,
 )
-from tabletap.controller.rules.kingdomino.state import KingdominoState
+from tabletap.controller.rules.kingdomino.state import KingdominoState, Slot
 from tabletap.controller.rules.kingdomino.treasures import (
     gem_types_for_victory,
     oriented,
@@ -328,7 +328,7 @@ class KingdominoEngine:
         if slot.king is not None:
             raise Rejection("taken", f"King {slot.king} already stands on domino {a.domino}.")
         king = s.order[0]
-        slot.king = king
+        s.next_line[s.next_line.index(slot)] = Slot(slot.domino, king)
         events.append(Event("claimed", f"{s.kings[king]} puts king {king} on domino {a.domino}.",
                             {"player": s.kings[king], "king": king, "domino": a.domino}))
         self._finish_king(s, events)
