@@ -10,6 +10,7 @@ accepted play returns the fork.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from tabletap.controller.rules.base import JSON, Event, Outcome, Rejection
@@ -37,6 +38,7 @@ class OversiegeEngine:
         self.cards = cards if cards is not None else load_cards()
         self._decks: dict[str, list[str]] = {}  # player -> deck_cards(player), read once
         self._castles: dict[str, list[str]] = {}  # player -> castle piece ids, built once
+        self._kinds: dict[str, list[tuple[str, str]]] = {}  # player -> (card, kind), once
 
     # -- the Engine contract ------------------------------------------------------------------
 
@@ -80,18 +82,7 @@ class OversiegeEngine:
             return []
         aims: dict[str, list[str]] = {}
         out: list[Action] = []
-        # A card `_candidates` asks about is the player's own, neither in play nor discarded,
-        # so check_card's verdict on it depends on its kind alone: judged once per kind.
-        verdicts: dict[tuple[str, bool], bool] = {}
-
-        def keep(card: str, playing: bool) -> bool:
-            key = (self._kind(card), playing)
-            ok = verdicts.get(key)
-            if ok is None:
-                ok = verdicts[key] = self._card_ok(state, card, playing)
-            return ok
-
-        candidates = self._candidates(state, aims, keep)
+        candidates = self._candidates(state, aims, partial(self._card_ok, state))
         aimed = {kind: set(targets) for kind, targets in aims.items()}
         for action in candidates:
             decided = self._decided(state, action, aimed)
@@ -169,6 +160,13 @@ class OversiegeEngine:
         deck = self._decks.get(player)
         if deck is None:
             deck = self._decks[player] = self.cards.deck_cards(player)
+        return deck
+
+    def _deck_kinds(self, player: str) -> list[tuple[str, str]]:
+        """(card, kind) for each card of a player's deck (built once per name)."""
+        deck = self._kinds.get(player)
+        if deck is None:
+            deck = self._kinds[player] = [(c, self._kind(c)) for c in self._deck(player)]
         return deck
 
     def _castle(self, player: str) -> list[str]:
@@ -709,17 +707,29 @@ class OversiegeEngine:
     ) -> list[Action]:
         """Every play worth judging now, legal or not (legal_actions judges them); the aims
         found for each kind of projectile are left in `aims_by_kind`. With `keep`, only the
-        plays of cards it keeps ((card, playing) -> bool) are listed."""
+        plays of cards it keeps ((card, playing) -> bool) are listed; it is asked about one
+        card of each kind: every card listed is the player's own, neither in play nor
+        discarded, and check_card's verdict on such a card depends on its kind alone."""
         if aims_by_kind is None:
             aims_by_kind = {}
         player = state.current
         side = state.sides[player]
         known = set(side.in_play()) | set(side.discard)
-        loose = [c for c in self._deck(player) if c not in known]
+        loose = [ck for ck in self._deck_kinds(player) if ck[0] not in known]
         out: list[Action] = [Action("end-turn")]
-        out += [Action("discard", c) for c in loose if keep is None or keep(c, False)]
-        if keep is not None:
-            loose = [c for c in loose if keep(c, True)]
+        if keep is None:
+            out += [Action("discard", c) for c, _ in loose]
+        else:
+            verdicts: dict[tuple[str, bool], bool] = {}
+
+            def kept(card: str, kind: str, playing: bool) -> bool:
+                ok = verdicts.get((kind, playing))
+                if ok is None:
+                    ok = verdicts[(kind, playing)] = keep(card, playing)
+                return ok
+
+            out += [Action("discard", c) for c, k in loose if kept(c, k, False)]
+            loose = [(c, k) for c, k in loose if kept(c, k, True)]
         targets: list[str] = []
         chambers: list[str] = []
         rebuildable: list[str] = []
@@ -731,8 +741,7 @@ class OversiegeEngine:
             else:
                 targets += parts + o.in_play()
                 chambers.append(self._chamber(other))
-        for card in loose:
-            kind = self._kind(card)
+        for card, kind in loose:
             if kind in ARMAMENTS:
                 out.append(Action("armament", card))
                 out += [Action("armament", card, (old,)) for old in side.armaments]
