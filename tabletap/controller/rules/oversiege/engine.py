@@ -76,7 +76,7 @@ class OversiegeEngine:
         first passes `check_card`, judged once per card for all its targets; an aim is judged
         by `_check_hit`, once per kind of projectile; the plays whose handlers check nothing
         more than that are decided by those checks alone (see `_decided`), and the rest
-        (keys, doubles at one side) are worked out by `apply` on a fork that copies only what
+        (doubles at one side) are worked out by `apply` on a fork that copies only what
         they touch."""
         if state.over:
             return []
@@ -102,7 +102,7 @@ class OversiegeEngine:
     ) -> bool | None:
         """Whether a candidate whose card passed `check_card` is legal, for the plays whose
         handler checks nothing else; None: ask `apply`. Mirrors `_discard`, `_blockade`,
-        `_armament`, `_end_turn`, `_rebuild` (through `_rebuild_fault`, which it raises), a
+        `_armament`, `_end_turn`, `_rebuild` and `_key` (through the faults they raise), a
         single-hit `_attack` and a double at two sides (the property tests compare the result
         with `apply` on every candidate)."""
         kind = action.kind
@@ -130,6 +130,8 @@ class OversiegeEngine:
                 elif self._deck_of(first) != self._deck_of(second):
                     return False
             return self._noted(state, action, first, second)
+        if kind == "key" and len(action.targets) == 1:
+            return self._key_fault(state, state.current, action.targets[0]) is None
         if kind == "rebuild" and len(action.targets) == 1:
             return self._rebuild_fault(state, state.current, action.targets[0]) is None
         return None
@@ -540,6 +542,28 @@ class OversiegeEngine:
             return ("not-destroyed", lambda: f"{target} is not destroyed; nothing to rebuild.")
         return None
 
+    def _key_fault(
+        self, state: OversiegeState, player: str, target: str
+    ) -> tuple[str, Callable[[], str]] | None:
+        """Why `player`'s key may not open `target` (code, message built on demand), or None.
+        legal_actions asks this for every opponent's chamber instead of applying each key."""
+        try:
+            victim, tp = self._opponent_card(state, player, target)
+        except Rejection as refused:
+            code, message = refused.code, refused.message
+            return (code, lambda: message)
+        if tp.part != CHAMBER:
+            return ("not-a-chamber", lambda: "The key opens a chamber: tap the chamber card.")
+        side = state.sides[victim]
+        if side.blockade is not None:
+            return ("blockaded", lambda: f"{victim}'s blockade stands: the key cannot open the "
+                    "chamber until it is hit.")
+        standing = [p for p in (*TOWERS, ENTRANCE) if side.standing(p)]
+        if standing:
+            return ("castle-standing", lambda: "The chamber opens only when every tower and the "
+                    f"entrance are destroyed; {victim}'s {_still_standing(standing)}.")
+        return None
+
     def _key(self, state: OversiegeState, action: Action) -> list[Event]:
         """KEY and ORDER 3: the key opens a chamber whose towers and entrance are all down and
         that no blockade shields; the crown is captured. TURNS: a key among the two cards kept
@@ -550,22 +574,11 @@ class OversiegeEngine:
         piece = self._hand_card(state, action, ("key",), "the key")
         player = piece.deck
         target = self._one_target(action)
-        victim, tp = self._opponent_card(state, player, target)
-        if tp.part != CHAMBER:
-            raise Rejection("not-a-chamber", "The key opens a chamber: tap the chamber card.")
+        fault = self._key_fault(state, player, target)
+        if fault is not None:
+            raise Rejection(fault[0], fault[1]())
+        victim = parse_piece(target, self.cards).deck
         side = state.sides[victim]
-        if side.blockade is not None:
-            raise Rejection(
-                "blockaded",
-                f"{victim}'s blockade stands: the key cannot open the chamber until it is hit.",
-            )
-        standing = [p for p in (*TOWERS, ENTRANCE) if side.standing(p)]
-        if standing:
-            raise Rejection(
-                "castle-standing",
-                f"The chamber opens only when every tower and the entrance are destroyed; "
-                f"{victim}'s {_still_standing(standing)}.",
-            )
         side.chamber_open = True
         events = [
             Event("chest-open", f"{player} opens {victim}'s chamber and captures the crown!",
