@@ -155,9 +155,7 @@ def new_treasure_corners(cells: Cells, placed: Iterable[Pos]) -> list[Pos]:
     `cells` already holds the new squares; a corner counts only if one of its squares is new, so
     a square completed earlier is never discovered twice.
     """
-    found: set[Pos] = set()
+    near: set[Pos] = set()  # a domino's two squares share two of their corners: judge once
     for r, c in placed:
-        for corner in ((r - 1, c - 1), (r - 1, c), (r, c - 1), (r, c)):
-            if is_treasure_corner(cells, corner):
-                found.add(corner)
-    return sorted(found)
+        near.update(((r - 1, c - 1), (r - 1, c), (r, c - 1), (r, c)))
+    return sorted(corner for corner in near if is_treasure_corner(cells, corner))
