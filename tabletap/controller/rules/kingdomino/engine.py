@@ -23,6 +23,7 @@ from tabletap.controller.rules.kingdomino.kingdom import (
     check_placement,
     legal_placements,
     new_treasure_corners,
+    placement_spots,
 )
 from tabletap.controller.rules.kingdomino.kingdom_file import render_kingdom
 from tabletap.controller.rules.kingdomino.scoring import (
@@ -38,7 +39,7 @@ from tabletap.controller.rules.kingdomino.setup import (
     new_state,
     start_game,
 )
-from tabletap.controller.rules.kingdomino.state import KingdominoState
+from tabletap.controller.rules.kingdomino.state import KingdominoState, Slot
 from tabletap.controller.rules.kingdomino.treasures import (
     gem_types_for_victory,
     oriented,
@@ -98,12 +99,12 @@ class KingdominoEngine:
                 Action("treasure", token=t, turns=k) for t in state.face_up for k in range(4)
             ]
         number = self._acting_domino(state)
-        places = legal_placements(
+        spots = placement_spots(
             state.kingdoms[self._acting(state)].cells, state.size, dominoes()[number]
         )
-        if not places:
+        if not spots:
             return [Action("discard", domino=number)]
-        return [Action("place", domino=number, at=p.at, facing=p.facing) for p in places]
+        return [_place(number, r, c, facing) for r, c, facing in spots]
 
     def state_to_json(self, state: KingdominoState) -> JSON:
         return st.state_to_json(state)
@@ -328,7 +329,7 @@ class KingdominoEngine:
         if slot.king is not None:
             raise Rejection("taken", f"King {slot.king} already stands on domino {a.domino}.")
         king = s.order[0]
-        slot.king = king
+        s.next_line[s.next_line.index(slot)] = Slot(slot.domino, king)
         events.append(Event("claimed", f"{s.kings[king]} puts king {king} on domino {a.domino}.",
                             {"player": s.kings[king], "king": king, "domino": a.domino}))
         self._finish_king(s, events)
@@ -488,3 +489,19 @@ class KingdominoEngine:
 
 ENGINE = KingdominoEngine()
 
+
+# Actions are frozen values: a placement offered again (the same domino, square and facing)
+# is the same object, so listing legal placements does not build a new Action for each one
+# every time (the frozen dataclass's __init__ was most of legal_actions' time in self-play).
+# Bounded: squares lie within a few steps of the castle, and the cap keeps a stray caller out.
+_PLACES: dict[tuple[int, int, int, str], Action] = {}
+
+
+def _place(number: int, r: int, c: int, facing: str) -> Action:
+    key = (number, r, c, facing)
+    action = _PLACES.get(key)
+    if action is None:
+        action = Action("place", domino=number, at=(r, c), facing=facing)
+        if len(_PLACES) < 100_000:
+            _PLACES[key] = action
+    return action

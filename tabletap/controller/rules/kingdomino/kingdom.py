@@ -90,7 +90,14 @@ def check_placement(cells: Cells, size: int, domino: Domino, placement: Placemen
 
 
 def legal_placements(cells: Cells, size: int, domino: Domino) -> list[Placement]:
-    """Every legal placement, in a stable order (row, col, facing).
+    """Every legal placement, in a stable order (row, col, facing)."""
+    return [Placement(domino.number, (r, c), facing)
+            for r, c, facing in placement_spots(cells, size, domino)]
+
+
+def placement_spots(cells: Cells, size: int, domino: Domino) -> list[tuple[int, int, str]]:
+    """Every legal placement as (row, col, facing), in legal_placements' order: for a caller
+    that builds its own values from them (legal_actions) without a Placement in between.
 
     Generated from the squares a half could connect through (the empty squares beside the
     castle or beside its own landscape) rather than by trying every square of the window:
@@ -118,7 +125,7 @@ def legal_placements(cells: Cells, size: int, domino: Domino) -> list[Placement]
                     found.add((ar, ac, i))
                 if joins_right:  # the second half here: the first is on (br, bc), facing back
                     found.add((br, bc, _OPPOSITE[i]))
-    return [Placement(domino.number, (r, c), _FACING_NAMES[i]) for r, c, i in sorted(found)]
+    return [(r, c, _FACING_NAMES[i]) for r, c, i in sorted(found)]
 
 
 def has_legal_placement(cells: Cells, size: int, domino: Domino) -> bool:
@@ -148,9 +155,7 @@ def new_treasure_corners(cells: Cells, placed: Iterable[Pos]) -> list[Pos]:
     `cells` already holds the new squares; a corner counts only if one of its squares is new, so
     a square completed earlier is never discovered twice.
     """
-    found: set[Pos] = set()
+    near: set[Pos] = set()  # a domino's two squares share two of their corners: judge once
     for r, c in placed:
-        for corner in ((r - 1, c - 1), (r - 1, c), (r, c - 1), (r, c)):
-            if is_treasure_corner(cells, corner):
-                found.add(corner)
-    return sorted(found)
+        near.update(((r - 1, c - 1), (r - 1, c), (r, c - 1), (r, c)))
+    return sorted(corner for corner in near if is_treasure_corner(cells, corner))

@@ -58,9 +58,10 @@ class Kingdom:
         return self.territories().points(self.gems)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Slot:
-    """A domino laid out in a line, and the king standing on it (a king id like `pink/1`)."""
+    """A domino laid out in a line, and the king standing on it (a king id like `pink/1`).
+    Frozen, so states share their slots (a claim puts a new slot in the fork's line)."""
 
     domino: int
     king: str | None = None
@@ -94,13 +95,13 @@ class KingdominoState:
 
     def fork(self) -> KingdominoState:
         """A copy to work an action out on: the lists an action changes copied (they are
-        short), the kingdoms copied only when looked up. `settled()` before keeping it."""
+        short; their slots are frozen and shared), the kingdoms copied only when looked up.
+        `settled()` before keeping it."""
         return KingdominoState(  # players, options, colours, kings: never changed, shared
             players=self.players, seed=self.seed, counter=self.counter,
             options=self.options, size=self.size, colours=self.colours,
             kings=self.kings, deck=list(self.deck),
-            line=[Slot(x.domino, x.king) for x in self.line],
-            next_line=[Slot(x.domino, x.king) for x in self.next_line],
+            line=list(self.line), next_line=list(self.next_line),
             order=list(self.order), step=self.step, round=self.round,
             kingdoms=CopyOnRead(self.kingdoms, Kingdom.copy),  # type: ignore[arg-type]
             face_up=list(self.face_up), bag=list(self.bag), reveals=self.reveals,

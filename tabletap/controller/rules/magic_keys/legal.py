@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from tabletap.controller.rules.magic_keys.actions import EndTurn, Move, Pond, Roll, TryKey
-from tabletap.controller.rules.magic_keys.state import FOREST, MagicKeysState
+from tabletap.controller.rules.magic_keys.state import FOREST, HELD, MagicKeysState
 from tabletap.controller.rules.magic_keys.track import GOLD, KEYS, RECOVERY, START, Track
 
 # Actions are values: one instance of each is listed every time (building twenty new TryKeys
@@ -35,11 +35,21 @@ def _digital_tries(track: Track, state: MagicKeysState) -> list[Any]:
 def legal_actions(track: Track, state: MagicKeysState) -> list[Any]:
     if state.winner is not None:
         return []
-    ponds: list[Any] = [_POND.get(k) or Pond(k) for k in state.held_by(state.player)]
     if state.dice_mode == "physical":
-        tries: list[Any] = [_TRY.get(k) or TryKey(k) for k, p in state.places.items()
-                            if p == FOREST]
-        return [*tries, _TRY[GOLD], *ponds, _END]
+        # one pass over the keys for both lists (the same order as held_by's)
+        mark = HELD + state.player
+        tries: list[Any] = []
+        held: list[Any] = []
+        for k, p in state.places.items():
+            if p == FOREST:
+                tries.append(_TRY.get(k) or TryKey(k))
+            elif p == mark:
+                held.append(_POND.get(k) or Pond(k))
+        tries.append(_TRY[GOLD])
+        tries += held
+        tries.append(_END)
+        return tries
+    ponds: list[Any] = [_POND.get(k) or Pond(k) for k in state.held_by(state.player)]
     actions = _digital_tries(track, state)
     if state.showing:
         actions += [_MOVE.get(n) or Move(n) for n in sorted(set(state.showing))]

@@ -72,22 +72,27 @@ def _next_turn(
     state: MagicKeysState, events: list[Event], to_start: bool, why: str
 ) -> MagicKeysState:
     """Pass the turn to the player on the left (the next seat); fresh dice for them."""
+    return state.model_copy(update=_next_turn_update(state, events, to_start, why))
+
+
+def _next_turn_update(
+    state: MagicKeysState, events: list[Event], to_start: bool, why: str
+) -> dict[str, Any]:
+    """_next_turn's changes, for a caller that folds them into its own single copy."""
     nxt = (state.current + 1) % len(state.players)
     pawn = state.pawn
     if to_start and pawn is not None:
         pawn = 0
     name = state.players[nxt]
     events.append(Event("turn", f"{why} It is {name}'s turn.", {"player": name}))
-    return state.model_copy(
-        update={
-            "current": nxt,
-            "pawn": pawn,
-            "dice": DICE_COUNT,
-            "showing": (),
-            "rolled": False,
-            "moved": False,
-        }
-    )
+    return {
+        "current": nxt,
+        "pawn": pawn,
+        "dice": DICE_COUNT,
+        "showing": (),
+        "rolled": False,
+        "moved": False,
+    }
 
 
 def _check_digital_try(track: Track, state: MagicKeysState, key: str) -> None:
@@ -131,9 +136,10 @@ def _check_digital_try(track: Track, state: MagicKeysState, key: str) -> None:
 
 def _open_chest(
     track: Track, state: MagicKeysState, key: str, events: list[Event]
-) -> MagicKeysState:
+) -> dict[str, Any]:
     """A true key: gems by colour (what is left if the chest runs short), the key to the tower
-    (the golden key back to its place), and the win the moment the gems are enough."""
+    (the golden key back to its place), and the win the moment the gems are enough. Returns
+    the state's changes (try_key folds the next turn's into the same copy)."""
     player = state.player
     won = min(track.gems_for(key), state.chest)
     total = state.gems[player] + won
@@ -175,10 +181,10 @@ def _open_chest(
         update.update(winner=player, showing=(), rolled=False, moved=False)
         if state.pawn is not None:
             update["pawn"] = 0
-    return state.model_copy(update=update)
+    return update
 
 
-def _keep_fake(state: MagicKeysState, key: str, events: list[Event]) -> MagicKeysState:
+def _keep_fake(state: MagicKeysState, key: str, events: list[Event]) -> dict[str, Any]:
     player = state.player
     events.append(
         Event(
@@ -188,7 +194,7 @@ def _keep_fake(state: MagicKeysState, key: str, events: list[Event]) -> MagicKey
             {"player": player, "key": key},
         )
     )
-    return state.model_copy(update={"places": {**state.places, key: HELD + player}})
+    return {"places": {**state.places, key: HELD + player}}
 
 
 def try_key(track: Track, state: MagicKeysState, action: TryKey) -> Result:
@@ -206,15 +212,16 @@ def try_key(track: Track, state: MagicKeysState, action: TryKey) -> Result:
         )
     player = state.player
     events: list[Event] = []
+    # the key's changes and the next turn's go into one copy of the state
     if key == GOLD or key not in state.fake_keys:
-        state = _open_chest(track, state, key, events)
-        if state.winner is not None:
-            return Outcome(state, action, tuple(events))
+        update = _open_chest(track, state, key, events)
+        if update.get("winner") is not None:
+            return Outcome(state.model_copy(update=update), action, tuple(events))
     else:
-        state = _keep_fake(state, key, events)
+        update = _keep_fake(state, key, events)
     back = " The pawn goes back to the start." if state.pawn is not None else ""
-    state = _next_turn(state, events, True, f"{player}'s turn is over.{back}")
-    return Outcome(state, action, tuple(events))
+    update.update(_next_turn_update(state, events, True, f"{player}'s turn is over.{back}"))
+    return Outcome(state.model_copy(update=update), action, tuple(events))
 
 
 def pond(track: Track, state: MagicKeysState, action: Pond) -> Result:

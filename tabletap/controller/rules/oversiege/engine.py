@@ -38,6 +38,7 @@ class OversiegeEngine:
         self.cards = cards if cards is not None else load_cards()
         self._decks: dict[str, list[str]] = {}  # player -> deck_cards(player), read once
         self._castles: dict[str, list[str]] = {}  # player -> castle piece ids, built once
+        self._kinds: dict[str, list[tuple[str, str]]] = {}  # player -> (card, kind), once
 
     # -- the Engine contract ------------------------------------------------------------------
 
@@ -75,15 +76,16 @@ class OversiegeEngine:
         first passes `check_card`, judged once per card for all its targets; an aim is judged
         by `_check_hit`, once per kind of projectile; the plays whose handlers check nothing
         more than that are decided by those checks alone (see `_decided`), and the rest
-        (rebuilds, keys, doubles) are worked out by `apply` on a fork that copies only what
+        (doubles at one side) are worked out by `apply` on a fork that copies only what
         they touch."""
         if state.over:
             return []
         aims: dict[str, list[str]] = {}
         out: list[Action] = []
-        keep = partial(self._card_ok, state)
-        for action in self._candidates(state, aims, keep):
-            decided = self._decided(state, action, aims)
+        candidates = self._candidates(state, aims, partial(self._card_ok, state))
+        aimed = {kind: set(targets) for kind, targets in aims.items()}
+        for action in candidates:
+            decided = self._decided(state, action, aimed)
             if decided is None:
                 try:
                     self.apply(state, action)
@@ -96,12 +98,13 @@ class OversiegeEngine:
         return out
 
     def _decided(
-        self, state: OversiegeState, action: Action, aims: dict[str, list[str]]
+        self, state: OversiegeState, action: Action, aims: dict[str, set[str]]
     ) -> bool | None:
         """Whether a candidate whose card passed `check_card` is legal, for the plays whose
         handler checks nothing else; None: ask `apply`. Mirrors `_discard`, `_blockade`,
-        `_armament`, `_end_turn` and a single-hit `_attack` (the property tests compare the
-        result with `apply` on every candidate)."""
+        `_armament`, `_end_turn`, `_rebuild` and `_key` (through the faults they raise), a
+        single-hit `_attack` and a double at two sides (the property tests compare the result
+        with `apply` on every candidate)."""
         kind = action.kind
         if kind in ("discard", "blockade"):
             return True
@@ -114,10 +117,23 @@ class OversiegeEngine:
             if self.cards.projectiles[part].hits != 1:
                 return None  # a double at a lone card: apply judges that no second is in reach
             return action.targets[0] in aims[part]
-        if kind == "attack":
-            return self._noted(state, action, action.targets[0], action.targets[1])
-        if kind == "rebuild":
-            return self._noted(state, action, action.targets[0], action.targets[0])
+        if kind == "attack" and len(action.targets) == 2:
+            first, second = action.targets
+            part = self._kind(action.card or "")
+            if self.cards.projectiles[part].hits == 2 and first != second:
+                # A hit changes only its victim's side (and no chamber), so each of two
+                # targets on different sides is judged as if aimed at alone.
+                ok = aims[part]
+                if first in ok and second in ok:  # both aims: known decks, opponents'
+                    if self._deck_of(first) != self._deck_of(second):
+                        return True
+                elif self._deck_of(first) != self._deck_of(second):
+                    return False
+            return self._noted(state, action, first, second)
+        if kind == "key" and len(action.targets) == 1:
+            return self._key_fault(state, state.current, action.targets[0]) is None
+        if kind == "rebuild" and len(action.targets) == 1:
+            return self._rebuild_fault(state, state.current, action.targets[0]) is None
         return None
 
     def _noted(self, state: OversiegeState, action: Action, first: str, second: str) -> bool:
@@ -148,6 +164,13 @@ class OversiegeEngine:
             deck = self._decks[player] = self.cards.deck_cards(player)
         return deck
 
+    def _deck_kinds(self, player: str) -> list[tuple[str, str]]:
+        """(card, kind) for each card of a player's deck (built once per name)."""
+        deck = self._kinds.get(player)
+        if deck is None:
+            deck = self._kinds[player] = [(c, self._kind(c)) for c in self._deck(player)]
+        return deck
+
     def _castle(self, player: str) -> list[str]:
         """The piece ids of a player's towers and entrance (built once per name)."""
         ids = self._castles.get(player)
@@ -158,19 +181,24 @@ class OversiegeEngine:
     def _chamber(self, player: str) -> str:
         return castle_id(player, CHAMBER)
 
-    def _side_of(self, state: OversiegeState, card: str) -> Side | None:
+    def _deck_of(self, card: str) -> str | None:
         try:
-            deck = parse_piece(card, self.cards).deck
+            return parse_piece(card, self.cards).deck
         except Rejection:
             return None
-        return state.sides.get(deck)
+
+    def _side_of(self, state: OversiegeState, card: str) -> Side | None:
+        deck = self._deck_of(card)
+        return None if deck is None else state.sides.get(deck)
 
     def _card_ok(self, state: OversiegeState, card: str, playing: bool) -> bool:
+        if state.over:
+            return False
         try:
-            self.check_card(state, card, playing)
+            piece = parse_piece(card, self.cards)
         except Rejection:
             return False
-        return True
+        return self._card_fault(state, piece, playing) is None
 
     def state_to_json(self, state: OversiegeState) -> JSON:
         return state.to_json()
@@ -245,56 +273,55 @@ class OversiegeEngine:
         if state.over:
             raise Rejection("game-over", "The game is over; start a new one to play again.")
         piece = parse_piece(card, self.cards)
+        fault = self._card_fault(state, piece, playing)
+        if fault is not None:
+            raise Rejection(fault[0], fault[1]())
+        return piece
+
+    def _card_fault(
+        self, state: OversiegeState, piece: Piece, playing: bool
+    ) -> tuple[str, Callable[[], str]] | None:
+        """Why `check_card` refuses a parsed card: (code, the message, built only when asked
+        for), or None. Legal-move generation asks this for every card in the deck, most of
+        them refused, so the reason is returned rather than raised and no sentence is built
+        that nobody reads."""
+        card = piece.id
         if piece.castle:
-            raise Rejection(
-                "not-a-play",
-                f"{card} is part of a castle: play a card from your hand first, then tap it.",
-            )
-        owner = self._known_deck(state, piece)
+            return ("not-a-play", lambda: f"{card} is part of a castle: play a card from your "
+                    "hand first, then tap it.")
+        owner = piece.deck
+        if owner not in state.sides:
+            return ("unknown-deck", lambda: f"No player has the {owner} deck; players are "
+                    f"{', '.join(state.players)}.")
         if owner != state.current:
-            raise Rejection(
-                "not-your-turn",
-                f"It is {state.current}'s turn; {card} belongs to {owner}'s deck.",
-            )
+            return ("not-your-turn",
+                    lambda: f"It is {state.current}'s turn; {card} belongs to {owner}'s deck.")
         side = state.sides[owner]
         if card in side.in_play():
-            raise Rejection("card-in-play", f"{card} is already in play, not in a hand.")
+            return ("card-in-play", lambda: f"{card} is already in play, not in a hand.")
         if card in side.discard:
-            raise Rejection(
-                "card-discarded",
-                f"{card} is in the discard pile; it comes back only when the pile is turned "
-                "over to become the deck.",
-            )
+            return ("card-discarded", lambda: f"{card} is in the discard pile; it comes back "
+                    "only when the pile is turned over to become the deck.")
         # TURNS: a player who drew nothing holds just the cards kept at the end of their last
         # turn, and this is the "following turn" a key among them waited for. Playing it never
         # shrinks the hand (GROUP PLAY: it stays; two players: the game is won).
         kept_key = playing and piece.part == "key" and state.drawn == 0
         if side.hand <= HAND_KEPT and not kept_key:
             if piece.part == "key" and playing:
-                raise Rejection(
-                    "keep-two",
-                    f"{owner} holds {side.hand} cards: a key among the two cards kept at the end "
-                    "of a turn must wait for the following turn (TURNS); play it then.",
-                )
-            raise Rejection(
-                "keep-two",
-                f"{owner} holds {side.hand} cards and must end the turn with two: "
-                "no more cards can be played or discarded this turn.",
-            )
+                return ("keep-two", lambda: f"{owner} holds {side.hand} cards: a key among the "
+                        "two cards kept at the end of a turn must wait for the following turn "
+                        "(TURNS); play it then.")
+            return ("keep-two", lambda: f"{owner} holds {side.hand} cards and must end the turn "
+                    "with two: no more cards can be played or discarded this turn.")
         if playing and piece.part in PROJECTILES:
             needs = self.cards.projectiles[piece.part].armament
             if not any(self._kind(a) == needs for a in side.armaments):
-                raise Rejection(
-                    "no-armament",
-                    f"A {piece.part} needs a {needs} in play; place one first.",
-                )
+                return ("no-armament",
+                        lambda: f"A {piece.part} needs a {needs} in play; place one first.")
         if playing and piece.part == "blockade" and side.blockade is not None:
-            raise Rejection(
-                "blockade-standing",
-                f"{owner}'s castle already has a blockade; a second one cannot be placed "
-                "until it is hit.",
-            )
-        return piece
+            return ("blockade-standing", lambda: f"{owner}'s castle already has a blockade; a "
+                    "second one cannot be placed until it is hit.")
+        return None
 
     def needs_targets(self, card: str) -> int:
         """How many cards a play taps after the card itself (0 for one-tap plays)."""
@@ -477,22 +504,12 @@ class OversiegeEngine:
         piece = self._hand_card(state, action, ("rebuild",), "a rebuild card")
         player = piece.deck
         target = self._one_target(action)
+        fault = self._rebuild_fault(state, player, target)
+        if fault is not None:
+            raise Rejection(fault[0], fault[1]())
         tp = parse_piece(target, self.cards)
-        owner = self._known_deck(state, tp)
-        if not tp.castle or tp.part == CHAMBER:
-            raise Rejection("not-rebuildable",
-                            f"{target} cannot be rebuilt: only a tower or the entrance can.")
-        if owner != player and (not state.bridge or state.is_opponent(player, owner)):
-            raise Rejection(
-                "not-partner",
-                f"{player} may rebuild only their own castle"
-                + (" or a partner's." if state.bridge else "."),
-            )
-        if not state.in_game(owner):
-            raise Rejection("player-out", f"{owner}'s crown is taken; their castle is out.")
+        owner = tp.deck
         side = state.sides[owner]
-        if side.standing(tp.part):
-            raise Rejection("not-destroyed", f"{target} is not destroyed; nothing to rebuild.")
         side.destroyed.remove(tp.part)
         mine = state.sides[player]
         mine.hand -= 1
@@ -500,6 +517,52 @@ class OversiegeEngine:
         whose = "their" if owner == player else f"{owner}'s"
         return [Event("rebuilt", f"{player} rebuilds {whose} {tp.part}.",
                       {"player": player, "card": target})]
+
+    def _rebuild_fault(
+        self, state: OversiegeState, player: str, target: str
+    ) -> tuple[str, Callable[[], str]] | None:
+        """Why `player` may not rebuild `target` (code, message built on demand), or None.
+        legal_actions asks this for every castle part of the player's team instead of
+        working each rebuild out with apply."""
+        try:
+            tp = parse_piece(target, self.cards)
+            owner = self._known_deck(state, tp)
+        except Rejection as refused:
+            code, message = refused.code, refused.message
+            return (code, lambda: message)
+        if not tp.castle or tp.part == CHAMBER:
+            return ("not-rebuildable",
+                    lambda: f"{target} cannot be rebuilt: only a tower or the entrance can.")
+        if owner != player and (not state.bridge or state.is_opponent(player, owner)):
+            return ("not-partner", lambda: f"{player} may rebuild only their own castle"
+                    + (" or a partner's." if state.bridge else "."))
+        if not state.in_game(owner):
+            return ("player-out", lambda: f"{owner}'s crown is taken; their castle is out.")
+        if state.sides[owner].standing(tp.part):
+            return ("not-destroyed", lambda: f"{target} is not destroyed; nothing to rebuild.")
+        return None
+
+    def _key_fault(
+        self, state: OversiegeState, player: str, target: str
+    ) -> tuple[str, Callable[[], str]] | None:
+        """Why `player`'s key may not open `target` (code, message built on demand), or None.
+        legal_actions asks this for every opponent's chamber instead of applying each key."""
+        try:
+            victim, tp = self._opponent_card(state, player, target)
+        except Rejection as refused:
+            code, message = refused.code, refused.message
+            return (code, lambda: message)
+        if tp.part != CHAMBER:
+            return ("not-a-chamber", lambda: "The key opens a chamber: tap the chamber card.")
+        side = state.sides[victim]
+        if side.blockade is not None:
+            return ("blockaded", lambda: f"{victim}'s blockade stands: the key cannot open the "
+                    "chamber until it is hit.")
+        standing = [p for p in (*TOWERS, ENTRANCE) if side.standing(p)]
+        if standing:
+            return ("castle-standing", lambda: "The chamber opens only when every tower and the "
+                    f"entrance are destroyed; {victim}'s {_still_standing(standing)}.")
+        return None
 
     def _key(self, state: OversiegeState, action: Action) -> list[Event]:
         """KEY and ORDER 3: the key opens a chamber whose towers and entrance are all down and
@@ -511,22 +574,11 @@ class OversiegeEngine:
         piece = self._hand_card(state, action, ("key",), "the key")
         player = piece.deck
         target = self._one_target(action)
-        victim, tp = self._opponent_card(state, player, target)
-        if tp.part != CHAMBER:
-            raise Rejection("not-a-chamber", "The key opens a chamber: tap the chamber card.")
+        fault = self._key_fault(state, player, target)
+        if fault is not None:
+            raise Rejection(fault[0], fault[1]())
+        victim = parse_piece(target, self.cards).deck
         side = state.sides[victim]
-        if side.blockade is not None:
-            raise Rejection(
-                "blockaded",
-                f"{victim}'s blockade stands: the key cannot open the chamber until it is hit.",
-            )
-        standing = [p for p in (*TOWERS, ENTRANCE) if side.standing(p)]
-        if standing:
-            raise Rejection(
-                "castle-standing",
-                f"The chamber opens only when every tower and the entrance are destroyed; "
-                f"{victim}'s {_still_standing(standing)}.",
-            )
         side.chamber_open = True
         events = [
             Event("chest-open", f"{player} opens {victim}'s chamber and captures the crown!",
@@ -668,17 +720,29 @@ class OversiegeEngine:
     ) -> list[Action]:
         """Every play worth judging now, legal or not (legal_actions judges them); the aims
         found for each kind of projectile are left in `aims_by_kind`. With `keep`, only the
-        plays of cards it keeps ((card, playing) -> bool) are listed."""
+        plays of cards it keeps ((card, playing) -> bool) are listed; it is asked about one
+        card of each kind: every card listed is the player's own, neither in play nor
+        discarded, and check_card's verdict on such a card depends on its kind alone."""
         if aims_by_kind is None:
             aims_by_kind = {}
         player = state.current
         side = state.sides[player]
         known = set(side.in_play()) | set(side.discard)
-        loose = [c for c in self._deck(player) if c not in known]
+        loose = [ck for ck in self._deck_kinds(player) if ck[0] not in known]
         out: list[Action] = [Action("end-turn")]
-        out += [Action("discard", c) for c in loose if keep is None or keep(c, False)]
-        if keep is not None:
-            loose = [c for c in loose if keep(c, True)]
+        if keep is None:
+            out += [Action("discard", c) for c, _ in loose]
+        else:
+            verdicts: dict[tuple[str, bool], bool] = {}
+
+            def kept(card: str, kind: str, playing: bool) -> bool:
+                ok = verdicts.get((kind, playing))
+                if ok is None:
+                    ok = verdicts[(kind, playing)] = keep(card, playing)
+                return ok
+
+            out += [Action("discard", c) for c, k in loose if kept(c, k, False)]
+            loose = [(c, k) for c, k in loose if kept(c, k, True)]
         targets: list[str] = []
         chambers: list[str] = []
         rebuildable: list[str] = []
@@ -690,8 +754,7 @@ class OversiegeEngine:
             else:
                 targets += parts + o.in_play()
                 chambers.append(self._chamber(other))
-        for card in loose:
-            kind = self._kind(card)
+        for card, kind in loose:
             if kind in ARMAMENTS:
                 out.append(Action("armament", card))
                 out += [Action("armament", card, (old,)) for old in side.armaments]
