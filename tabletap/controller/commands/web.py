@@ -37,9 +37,11 @@ def web(args: argparse.Namespace) -> int:
     try:
         server.serve(config)
     except server.NotEnabled as exc:
+        # Not an error: a box whose maker never turned the page on. Exit 0, so its unit ends
+        # quietly instead of standing "failed" in `systemctl --failed`.
         where = args.config or "the config"
-        print(f"tabletap: {exc} ({where})", file=sys.stderr)
-        return 2
+        print(f"tabletap: {exc} ({where}); nothing to serve", file=sys.stderr)
+        return 0
     except OSError as exc:
         print(f"tabletap: the page cannot listen on {config.web.bind}:{config.web.port} "
               f"({exc.strerror or exc})", file=sys.stderr)
