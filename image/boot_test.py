@@ -253,7 +253,7 @@ def first_boot(vm: Machine, times: dict[str, float]) -> dict:
         print("   ", " ".join(args), "->", out.replace("\n", " | "))
         check((status == 0) == accepted,
               f"`tabletap do {' '.join(args)}` {'accepted' if accepted else 'rejected'}", out)
-    state = json.loads(vm.must(f"{TABLETAP} state --json --reveal {CONF}", 120))
+    state = json.loads(vm.must(f"{TABLETAP} state --json --reveal {CONF} 2>/dev/null", 120))
     check(state["current_player"] == "ben" and state["fakes_held"]["ana"] == ["purple/1"],
           "the journal holds the scripted game (ben to play, ana holding the fake purple/1)",
           json.dumps(state))
@@ -289,7 +289,7 @@ def second_boot(vm: Machine, before: dict, times: dict[str, float]) -> None:
     resumed = vm.must("journalctl -b -u tabletap --no-pager | grep 'Resuming' || true")
     check("Resuming the unfinished magic-keys game of ana, ben after 3 actions" in resumed,
           "the daemon resumed the unfinished game from its journal", resumed)
-    after = json.loads(vm.must(f"{TABLETAP} state --json --reveal {CONF}", 120))
+    after = json.loads(vm.must(f"{TABLETAP} state --json --reveal {CONF} 2>/dev/null", 120))
     check(after == before, "the game resumed exactly where it was", json.dumps(after))
     args, accepted = AFTER_RESUME
     status, out = vm.sh(f"{TABLETAP} do {' '.join(args)} {CONF}", 120)
