@@ -167,8 +167,11 @@ def test_a_bad_web_config_is_named_by_file_line_and_key(tmp_path, value):
 
 
 def test_the_page_is_off_unless_enabled(tmp_path):
+    """A box whose page is off: a sentence and exit 0, so the page's unit ends quietly instead
+    of standing "failed" on every box that never turns the page on."""
     cfg = tmp_path / "t.yaml"
     cfg.write_text(f"state_dir: {tmp_path}\n")
     out = subprocess.run([*TABLETAP, "web", "--config", str(cfg)], capture_output=True,
                          text=True, timeout=20)
-    assert out.returncode == 2 and "enabled: true" in out.stderr
+    assert out.returncode == 0 and "enabled: true" in out.stderr
+    assert "nothing to serve" in out.stderr

@@ -9,7 +9,6 @@ from SUMMARIES, so start-up does not pay for every command's imports.
 
 COMMANDS: list[str] = ["run", "state", "do", "score", "doctor", "tags", "firmware", "selfplay",
                        "new", "abandon", "undo", "content"]
-COMMANDS += ["web"]  # the phone page (tabletap.web), kept on its own line for merging
 COMMANDS += ["journal"]  # check or repair the game journal (issue 14)
 
 # Commands that share a module with others (its register() adds them all); the rest live in a
@@ -31,7 +30,6 @@ SUMMARIES: dict[str, str] = {
     "abandon": "abandon the game under way (it is archived)",
     "undo": "take back the last action of the current turn",
     "content": "check a Key to the Kingdom content pack",
-    "web": "serve the table's page for phones (web: in the config)",
     "journal": "check the game journal, or repair a damaged one",
 }
 

@@ -1,24 +1,24 @@
 """`tabletap web`: the table's page on a phone (docs/WEB.md); `tabletap web pairings`: the
 browsers paired with the parent card, and `--revoke ID` to unpair one.
 
-The page itself lives in the `tabletap.web` package, a layer above the controller; it is
-imported only when the page is started, so the daemon's own commands never load a web stack.
+The page lives in `tabletap.web`, a layer above the controller, so its command registers through
+the `tabletap.commands` entry point (as the simulator's does): the controller never imports the
+page. `tabletap --help` loads this module to list the command, so everything else is imported
+when the command runs, and the daemon's own commands never load a web stack.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 import time
-
-from tabletap.controller.commands.common import add_config_argument, config_or_exit, setup_logging
-from tabletap.controller.control import request, socket_path
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("web", help="serve the table's page for phones (web: in the config)")
-    add_config_argument(p)
+    p.add_argument("--config", metavar="FILE",
+                   help="the table's YAML config (default: $TABLETAP_CONFIG, else "
+                   "/etc/tabletap/table.yaml; the same file the daemon reads)")
     p.add_argument("what", nargs="?", choices=["pairings"],
                    help="pairings: list the paired browsers instead of serving the page")
     p.add_argument("--revoke", metavar="ID", help="with pairings: unpair this browser")
@@ -26,6 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def web(args: argparse.Namespace) -> int:
+    from tabletap.controller.commands.common import config_or_exit, setup_logging
+    from tabletap.web import server
+
     config = config_or_exit(args)
     if args.what == "pairings":
         return pairings(args, config)
@@ -33,7 +36,6 @@ def web(args: argparse.Namespace) -> int:
         print("tabletap: --revoke goes with `tabletap web pairings`", file=sys.stderr)
         return 2
     setup_logging(config.log_level)
-    server = importlib.import_module("tabletap.web.server")
     try:
         server.serve(config)
     except server.NotEnabled as exc:
@@ -50,6 +52,8 @@ def web(args: argparse.Namespace) -> int:
 
 
 def pairings(args: argparse.Namespace, config: object) -> int:
+    from tabletap.controller.control import request, socket_path
+
     path = socket_path(config.state_dir)  # type: ignore[attr-defined]
     payload: dict[str, object] = {"revoke": args.revoke} if args.revoke else {"pairings": True}
     try:
