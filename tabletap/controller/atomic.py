@@ -1,8 +1,8 @@
-"""Power-cut-safe file replacement (docs/DESIGN.md, "The journal").
+"""Power-cut-safe file replacement (docs/CONTRACTS.md, "The journal").
 
 temp file, fsync, rename, fsync the folder: plain writes left 149 of 150 files corrupt in the
-power-cut trials (docs/HARDWARE.md), this left none. Leftover temp files from a cut are cleaned
-at start.
+power-cut trials (docs/hardware-notes.md), this left none. Leftover temp files from a cut are
+cleaned at start.
 """
 
 from __future__ import annotations

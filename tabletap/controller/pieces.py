@@ -1,4 +1,4 @@
-"""Every piece id of a game's set (docs/DESIGN.md, "Pieces"): what `tabletap tags enroll` walks
+"""Every piece id of a game's set (docs/CONTRACTS.md, "Pieces"): what `tabletap tags enroll` walks
 through and `tabletap tags check` counts. One function per game.
 
 Counts the rulebooks do not give come from the engines' data files (Oversiege's cards.yaml,

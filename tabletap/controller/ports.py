@@ -1,7 +1,7 @@
 """The ports: what the daemon needs from the world, and nothing about how it is wired.
 
 `hw` implements them over real drivers; `sim` drives those same adapters through emulated chips.
-controller only ever sees these shapes (docs/DESIGN.md, "Ports").
+controller only ever sees these shapes (docs/CONTRACTS.md, "Ports").
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ The engines write for a reader ("red places oversiege/red/catapult/1", "at [1, -
 reading that aloud spells out slashes and brackets. This module turns piece ids into words, says
 negative numbers and coordinates plainly, and drops the console's symbols, so every sentence the
 table speaks is one a child understands. It knows no game's rules, only how ids are spelt
-(docs/DESIGN.md, "Pieces").
+(docs/CONTRACTS.md, "Pieces").
 """
 
 from __future__ import annotations

@@ -13,12 +13,12 @@ import argparse
 import sys
 import time
 
+from tabletap.controller.configpath import add_config_argument
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("web", help="serve the table's page for phones (web: in the config)")
-    p.add_argument("--config", metavar="FILE",
-                   help="the table's YAML config (default: $TABLETAP_CONFIG, else "
-                   "/etc/tabletap/table.yaml; the same file the daemon reads)")
+    add_config_argument(p)  # the same file the daemon reads
     p.add_argument("what", nargs="?", choices=["pairings"],
                    help="pairings: list the paired browsers instead of serving the page")
     p.add_argument("--revoke", metavar="ID", help="with pairings: unpair this browser")

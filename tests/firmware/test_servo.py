@@ -28,7 +28,7 @@ def diff(a: int, b: int) -> int:
 
 
 def test_the_documented_pulse_widths() -> None:
-    # docs/HARDWARE.md: 500/1500/2500 us at 50 Hz are duty_u16 1638/4915/8191.
+    # docs/hardware-notes.md: 500/1500/2500 us at 50 Hz are duty_u16 1638/4915/8191.
     assert [servo.duty_u16(us) for us in (500, 1500, 2500)] == [1638, 4915, 8191]
 
 

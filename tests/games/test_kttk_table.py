@@ -200,8 +200,8 @@ def test_courtyard_hero_enters_the_castle_with_the_roll_button():
 
 
 def test_every_piece_of_the_set_is_understood():
-    """DESIGN's kttk/... piece ids: every one the set has reads as a Key to the Kingdom piece
-    (an answer or a clear "not now"), never as an unknown piece."""
+    """docs/CONTRACTS.md's kttk/... piece ids: every one the set has reads as a Key to the
+    Kingdom piece (an answer or a clear "not now"), never as an unknown piece."""
     from tabletap.controller.pieces import pieces_of
 
     ids = pieces_of("key-to-the-kingdom")

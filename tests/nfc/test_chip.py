@@ -186,7 +186,7 @@ def test_empty_field_answers_promptly_only_once_retries_are_set():
 
 
 def test_frame_exact_reads_avoid_waiting_out_the_serial_timeout():
-    """docs/HARDWARE.md: the driver asks for more bytes than the reply holds; over a plain
+    """docs/hardware-notes.md: the driver asks for more bytes than the reply holds; over a plain
     port every call then waits the whole timeout. The wrapper returns at the frame's end."""
     tag = SimTag.for_piece("magic-keys/key/gold").memory
     chip, port, clock = make([tag])

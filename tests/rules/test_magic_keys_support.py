@@ -7,7 +7,7 @@ import pytest
 from tabletap.controller.rules.base import Outcome, Rejection
 from tabletap.controller.rules.magic_keys import ENGINE, MagicKeysState
 
-# The example hidden setup from docs/DESIGN.md: two fake keys per colour.
+# The example hidden setup from docs/CONTRACTS.md: two fake keys per colour.
 FAKES = [
     "purple/4", "purple/5", "blue/1", "blue/2", "green/3", "green/5", "yellow/1", "yellow/2",
 ]

@@ -69,7 +69,7 @@ def test_near_setups_are_rejections(options, setup):
 
 @pytest.mark.parametrize("card", ["oversiege/red/stone/²", "oversiege/red/stone/٣"])
 def test_non_ascii_digits_are_not_copy_numbers(card):
-    """Piece ids (docs/DESIGN.md): the copy number is 1..copies in ASCII digits; '²' passed
+    """Piece ids (docs/CONTRACTS.md): the copy number is 1..copies in ASCII digits; '²' passed
     str.isdigit() and then int() raised ValueError."""
     with pytest.raises(Rejection) as info:
         E.apply(START, E.action_from_json({"action": "discard", "card": card}))

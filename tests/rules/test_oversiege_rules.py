@@ -675,7 +675,7 @@ def test_partners_are_never_targets():
 # -- the engine contract -----------------------------------------------------------------------
 
 def test_states_and_actions_round_trip_json():
-    """docs/DESIGN.md: states and actions serialise to JSON and back."""
+    """docs/CONTRACTS.md: states and actions serialise to JSON and back."""
     s = armed(game(("red", "blue", "green")), "catapult/1")
     assert E.state_to_json(E.state_from_json(E.state_to_json(s))) == E.state_to_json(s)
     for action in E.legal_actions(s):

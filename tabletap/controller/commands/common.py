@@ -18,25 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from tabletap.controller.config import Config, load_config
+from tabletap.controller.configpath import (  # noqa: F401 - the commands take them from here
+    CONFIG_ENV,
+    DEFAULT_CONFIG,
+    add_config_argument,
+    config_source,
+)
 from tabletap.controller.service import fatal, log_handler
 from tabletap.controller.yamlsource import SourceError
-
-DEFAULT_CONFIG = "/etc/tabletap/table.yaml"
-CONFIG_ENV = "TABLETAP_CONFIG"
-
-
-def add_config_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", metavar="FILE",
-                        help=f"the table's YAML config (default: ${CONFIG_ENV}, else "
-                        f"{DEFAULT_CONFIG}; only --sim may go on without one)")
-
-
-def config_source(args: argparse.Namespace) -> str | None:
-    """The config file this command reads, or None for the built-in simulated table."""
-    chosen = getattr(args, "config", None) or os.environ.get(CONFIG_ENV)
-    if chosen:
-        return chosen
-    return DEFAULT_CONFIG if Path(DEFAULT_CONFIG).exists() else None
 
 
 def config_or_exit(args: argparse.Namespace, announce: bool = True) -> Config:

@@ -1,6 +1,6 @@
 """`tabletap score kingdomino FILE [--json]`: score a finished kingdom from a kingdom file.
 
-The file format is docs/DESIGN.md's ("Kingdom files"). The scoring is the engine's own
+The file format is docs/CONTRACTS.md's ("Kingdom files"). The scoring is the engine's own
 (controller.rules.kingdomino.scoring), so what this prints is what the table would count. An
 impossible kingdom is an error naming the file and line, exit status 2.
 """
@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("score", help="score a finished kingdom written as a kingdom file")
     p.add_argument("game", choices=GAMES, help="the game (only kingdomino has kingdom files)")
     p.add_argument("file", metavar="FILE",
-                   help="the kingdom file (docs/DESIGN.md, 'Kingdom files')")
+                   help="the kingdom file (docs/CONTRACTS.md, 'Kingdom files')")
     p.add_argument("--json", action="store_true", help="print the breakdown as JSON")
     p.add_argument("--middle-kingdom", action="store_true",
                    help="add the Middle Kingdom variant's 10 points if the castle is centred")

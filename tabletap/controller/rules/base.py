@@ -1,6 +1,6 @@
 """What every rules engine shares: typed rejections, events, and the engine contract.
 
-Engines are pure (docs/DESIGN.md, "Rules engines"): a state and an action go in, a new state and
+Engines are pure (docs/CONTRACTS.md, "Rules engines"): a state and an action go in, a new state and
 events come out. Nothing here waits, reads a clock or touches a device, so the same engine serves
 the daemon, the scenario runner, journal replay and property tests alike.
 """

@@ -1,6 +1,6 @@
 """A frame-exact, deadline-keeping view of a serial port for `adafruit_pn532.uart.PN532_UART`.
 
-Two latency traps in the unmodified driver over a plain `serial.Serial` (docs/HARDWARE.md):
+Two latency traps in the unmodified driver over a plain `serial.Serial` (docs/hardware-notes.md):
 it asks `read()` for more bytes than the reply holds (73 for a 22-byte reply), so every
 successful poll waits out the whole serial timeout; and its ready loop sleeps 10 ms between
 `in_waiting` checks, with timeouts of 0.5-1 s it chooses itself.

@@ -9,7 +9,7 @@ in the last few polls is missing, the poll lists again at once, up to `relists` 
 `_relist`). A target whose SEL_RES says it is no NFC Forum type 2 tag (a MIFARE Classic, an
 ISO-DEP card) is reported by UID alone: its memory is not read.
 
-Failure handling follows the field reports (docs/HARDWARE.md): a garbled reply (bad checksum,
+Failure handling follows the field reports (docs/hardware-notes.md): a garbled reply (bad checksum,
 unexpected frame) is `Poll(garbled=True)`, never an empty field; a chip that does not answer is
 re-initialised on the next poll (it may have been power-cycled and lost its configuration; a reset
 pin, if wired, is pulsed only once it stayed silent `unavailable_after` polls), and only

@@ -1,6 +1,6 @@
 """The simulated Pico: the firmware's own code behind a pseudo-terminal.
 
-docs/DESIGN.md, "The simulator sits under the drivers".
+docs/CONTRACTS.md, "The simulator sits under the drivers".
 """
 
 from tabletap.sim.board.board import SimBoard

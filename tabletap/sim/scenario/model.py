@@ -1,6 +1,6 @@
 """Scenario files: parsing and checking, with errors that name the file, step and line.
 
-The format is docs/DESIGN.md's ("Scenario files"). A malformed scenario is the developer's
+The format is docs/CONTRACTS.md's ("Scenario files"). A malformed scenario is the developer's
 mistake, not a failed expectation, so it is reported separately (exit 2) and nothing is run.
 """
 

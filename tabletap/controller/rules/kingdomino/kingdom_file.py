@@ -1,4 +1,4 @@
-"""Kingdom files (docs/DESIGN.md, "Kingdom files"): text in, a checked kingdom out.
+"""Kingdom files (docs/CONTRACTS.md, "Kingdom files"): text in, a checked kingdom out.
 
 Parsing is pure (the command reads the file, this module reads the text), and every error names
 the line, because a family typing in their finished kingdom must be able to find their typo.

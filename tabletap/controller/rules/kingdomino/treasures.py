@@ -68,7 +68,8 @@ def parse_treasures(text: str, source: str = "treasures.yaml") -> dict[str, Toke
         raise TreasureDataError(str(exc)) from None
     if set(data.gems) != set(GEM_TYPES):
         raise TreasureDataError(f"{source}: gems needs exactly {', '.join(GEM_TYPES)}")
-    # Piece ids are kingdomino/treasure/<gem>/<1-3> and kingdomino/treasure/joker (docs/DESIGN.md).
+    # Piece ids are kingdomino/treasure/<gem>/<1-3> and kingdomino/treasure/joker
+    # (docs/CONTRACTS.md, "Pieces").
     if any(t.count > 3 for t in data.gems.values()) or data.joker.count != 1:
         raise TreasureDataError(f"{source}: at most 3 tokens of a gem type and exactly 1 joker")
     kinds: dict[str, TokenKind] = {}

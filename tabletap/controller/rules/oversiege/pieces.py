@@ -1,4 +1,4 @@
-"""Piece ids (docs/DESIGN.md, "Pieces") read into what the rules need: whose card, which card.
+"""Piece ids (docs/CONTRACTS.md, "Pieces") read into what the rules need: whose card, which card.
 
     oversiege/<deck>/tower/<1-4>, oversiege/<deck>/entrance, oversiege/<deck>/chamber,
     oversiege/<deck>/<card>/<n>
