@@ -8,8 +8,9 @@ the daemon, the scenario runner, journal replay and property tests alike.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from collections.abc import Callable, Iterable
+from dataclasses import FrozenInstanceError
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 JSON = dict[str, Any]
 
@@ -28,34 +29,111 @@ class Rejection(Exception):
         self.message = message
 
 
-@dataclass(frozen=True)
+_set = object.__setattr__
+
+
 class Event:
     """Something the table should know happened, with a play-by-play sentence.
 
     `kind` drives the table's answer (open the chest, light the winner); `data` carries the
-    details as plain JSON values; `text` is what the play-by-play prints.
+    details as plain JSON values; `text` is what the play-by-play prints. `text` may be given
+    as a callable taking no arguments instead of a string: it is then rendered the first time
+    it is read, so games nobody reads (self-play, property tests) never pay for their
+    sentences. Events are values: equal when kind, text and data are, and never changed once
+    made (assigning an attribute raises, as the frozen dataclass this replaces did).
     """
 
+    __slots__ = ("kind", "_text", "data")
+    __match_args__ = ("kind", "text", "data")
+
     kind: str
-    text: str
-    data: JSON = field(default_factory=dict)
+    data: JSON
+
+    def __init__(
+        self, kind: str, text: str | Callable[[], str], data: JSON | None = None
+    ) -> None:
+        _set(self, "kind", kind)
+        _set(self, "_text", text)
+        _set(self, "data", {} if data is None else data)
+
+    @property
+    def text(self) -> str:
+        text = self._text
+        if text.__class__ is not str:
+            text = text()
+            _set(self, "_text", text)
+        return text
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Event)
+        return (self.kind, self.text, self.data) == (other.kind, other.text, other.data)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.text, self.data))
+
+    def __repr__(self) -> str:
+        return f"Event(kind={self.kind!r}, text={self.text!r}, data={self.data!r})"
+
+    def __reduce__(self) -> tuple[type[Event], tuple[str, str, JSON]]:
+        return (Event, (self.kind, self.text, self.data))
 
 
 S = TypeVar("S")
 A = TypeVar("A")
+Events = tuple[Event, ...] | Callable[[], Iterable[Event]]
 
 
-@dataclass(frozen=True)
-class Outcome(Generic[S, A]):
+class _OutcomeFields(NamedTuple):
+    state: Any
+    action: Any
+    events: Any = ()
+
+
+class Outcome(_OutcomeFields, Generic[S, A]):
     """The result of applying an accepted action.
 
     `action` is the action as resolved by the engine, with any chance outcome it drew filled in
     (a dice roll, say): that is what the journal stores, so replay never re-draws.
+
+    `events` may be given as a callable taking no arguments instead of a tuple: reading
+    `events` then calls it (on every read; engines are pure, so each read gives equal events).
+    An engine playing thousands of moves nobody narrates (self-play, the property tests) then
+    never builds their events at all. A tuple underneath only because it is the cheapest
+    immutable value Python builds; read it by its field names.
     """
 
-    state: S
-    action: A
-    events: tuple[Event, ...] = ()
+    __slots__ = ()
+
+    @property  # type: ignore[misc]  # replaces the tuple field's accessor
+    def events(self) -> tuple[Event, ...]:
+        events = tuple.__getitem__(self, 2)
+        if callable(events):
+            return tuple(events())
+        return events  # type: ignore[no-any-return]
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Outcome)
+        return (self.state, self.action, self.events) == (other.state, other.action, other.events)
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return hash((self.state, self.action, self.events))
+
+    def __repr__(self) -> str:
+        return f"Outcome(state={self.state!r}, action={self.action!r}, events={self.events!r})"
 
 
 class Engine(Protocol[S, A]):

@@ -6,6 +6,8 @@ engine itself stays a pure function of (track, state, action).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pydantic import ValidationError
 
 from tabletap.controller.rules.base import JSON, Outcome, Rejection
@@ -24,6 +26,15 @@ from tabletap.controller.rules.magic_keys.newgame import new_game
 from tabletap.controller.rules.magic_keys.state import MagicKeysState
 from tabletap.controller.rules.magic_keys.track import Track
 
+# each action's handler, looked up by the action's type (play.py)
+_HANDLERS: dict[type, Callable[..., Outcome[MagicKeysState, Action]]] = {
+    TryKey: play.try_key,
+    Pond: play.pond,
+    EndTurn: play.end_turn,
+    Roll: play.roll,
+    Move: play.move,
+}
+
 
 class MagicKeysEngine:
     name = "magic-keys"
@@ -37,17 +48,12 @@ class MagicKeysEngine:
         return new_game(self.track, players, seed, options, setup)
 
     def apply(self, state: MagicKeysState, action: Action) -> Outcome[MagicKeysState, Action]:
-        if isinstance(action, TryKey):
-            return play.try_key(self.track, state, action)
-        if isinstance(action, Pond):
-            return play.pond(self.track, state, action)
-        if isinstance(action, EndTurn):
-            return play.end_turn(self.track, state, action)
-        if isinstance(action, Roll):
-            return play.roll(self.track, state, action)
-        if isinstance(action, Move):
-            return play.move(self.track, state, action)
-        raise Rejection("bad-action", f"Magic Keys cannot play {action!r}.")
+        handler = _HANDLERS.get(action.__class__)
+        if handler is None:  # a subclass of an action, or not an action at all
+            handler = next((h for t, h in _HANDLERS.items() if isinstance(action, t)), None)
+            if handler is None:
+                raise Rejection("bad-action", f"Magic Keys cannot play {action!r}.")
+        return handler(self.track, state, action)  # type: ignore[no-any-return]
 
     def legal_actions(self, state: MagicKeysState) -> list[Action]:
         return legal.legal_actions(self.track, state)

@@ -97,16 +97,22 @@ def new_game(
         fakes = _check_fake_keys(setup["fake_keys"], track)
     else:
         fakes = _draw_fake_keys(seed, track)
-    return MagicKeysState(
-        players=seats,
-        seed=seed,
-        dice_mode=mode,
-        fake_keys=fakes,
-        places={k: FOREST for k in track.keys},
-        gems={p: 0 for p in seats},
-        chest=track.chest_gems,
-        current=0,
-        pawn=0 if mode == "digital" else None,
-        dice=DICE_COUNT,
-    )
-
+    # Everything above is checked here, so the state is consistent by construction: built
+    # without a second (pydantic) check, in _Checked's field order.
+    return MagicKeysState.trusted([
+        seats,  # players
+        seed,
+        mode,  # dice_mode
+        fakes,  # fake_keys
+        dict.fromkeys(track.keys, FOREST),  # places
+        dict.fromkeys(seats, 0),  # gems
+        track.chest_gems,  # chest
+        0,  # current
+        None,  # winner
+        0 if mode == "digital" else None,  # pawn
+        DICE_COUNT,  # dice
+        (),  # showing
+        False,  # rolled
+        False,  # moved
+        0,  # rolls
+    ])

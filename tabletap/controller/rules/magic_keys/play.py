@@ -4,6 +4,12 @@ Each handler checks everything first and raises a Rejection before building anyt
 returns a new state and the events the table answers to. Physical dice: the engine cannot see the
 dice or the pawn, so it checks only what it can (keys, the pond, turn order, the end). Digital
 dice: it also walks the pawn and keeps the dice.
+
+Self-play and the property tests play hundreds of thousands of moves a second through these
+handlers, so they make the next state in one step from the last one's values (`rebuilt`) and
+hand over their events as a function (`Outcome` calls it when the events are read): the
+sentences are worked out for a family at the table, not for games nobody reads. Each `_said_*`
+function below is the narration of one handler, from values the handler has settled.
 """
 
 from __future__ import annotations
@@ -13,14 +19,26 @@ from typing import Any
 from tabletap.controller.rules.base import Event, Outcome, Rejection, chance
 from tabletap.controller.rules.magic_keys.actions import EndTurn, Face, Move, Pond, Roll, TryKey
 from tabletap.controller.rules.magic_keys.state import (
+    CHEST,
+    CURRENT,
+    DICE,
     DICE_COUNT,
     FOREST,
+    GEMS,
     HELD,
+    MOVED,
+    PAWN,
+    PLACES,
     POND,
+    ROLLED,
+    ROLLS,
+    SHOWING,
     TOWER,
+    WINNER,
     MagicKeysState,
+    rebuilt,
 )
-from tabletap.controller.rules.magic_keys.track import GOLD, RECOVERY, START, Track
+from tabletap.controller.rules.magic_keys.track import GOLD, KEYS, RECOVERY, START, Track
 
 MOON = "moon"
 FACES: tuple[Face, ...] = (1, 2, 3, 4, MOON, MOON)  # "1, 2, 3, 4, moon, moon"
@@ -54,8 +72,12 @@ def key_name(key: str) -> str:
     return f"the {colour} key {number}"
 
 
+_KNOWN = frozenset(KEYS)
+
+
 def check_key_name(track: Track, key: str) -> None:
-    if key != GOLD and key not in track.keys:
+    # a set for the names a key can have; the track's tuple for anything else (unhashable)
+    if key != GOLD and not (key in _KNOWN if key.__class__ is str else key in track.keys):
         raise Rejection(
             "unknown-key",
             f"There is no key called {key!r}: keys are purple/1 to yellow/5, and gold.",
@@ -66,33 +88,6 @@ def _space_name(space: str) -> str:
     return {START: "the start", RECOVERY: "the recovery space", GOLD: "the golden key's space"}.get(
         space, f"the {space} space"
     )
-
-
-def _next_turn(
-    state: MagicKeysState, events: list[Event], to_start: bool, why: str
-) -> MagicKeysState:
-    """Pass the turn to the player on the left (the next seat); fresh dice for them."""
-    return state.model_copy(update=_next_turn_update(state, events, to_start, why))
-
-
-def _next_turn_update(
-    state: MagicKeysState, events: list[Event], to_start: bool, why: str
-) -> dict[str, Any]:
-    """_next_turn's changes, for a caller that folds them into its own single copy."""
-    nxt = (state.current + 1) % len(state.players)
-    pawn = state.pawn
-    if to_start and pawn is not None:
-        pawn = 0
-    name = state.players[nxt]
-    events.append(Event("turn", f"{why} It is {name}'s turn.", {"player": name}))
-    return {
-        "current": nxt,
-        "pawn": pawn,
-        "dice": DICE_COUNT,
-        "showing": (),
-        "rolled": False,
-        "moved": False,
-    }
 
 
 def _check_digital_try(track: Track, state: MagicKeysState, key: str) -> None:
@@ -134,28 +129,84 @@ def _check_digital_try(track: Track, state: MagicKeysState, key: str) -> None:
         )
 
 
-def _open_chest(
-    track: Track, state: MagicKeysState, key: str, events: list[Event]
-) -> dict[str, Any]:
-    """A true key: gems by colour (what is left if the chest runs short), the key to the tower
-    (the golden key back to its place), and the win the moment the gems are enough. Returns
-    the state's changes (try_key folds the next turn's into the same copy)."""
+def _list(numbers: tuple[int, ...]) -> str:
+    return ", ".join(str(n) for n in numbers)
+
+
+def _check_faces(state: MagicKeysState, dice: tuple[Face, ...]) -> None:
+    if len(dice) != state.dice or any(
+        isinstance(f, bool) or not isinstance(f, int | str) or f not in FACES for f in dice
+    ):
+        raise Rejection(
+            "bad-roll",
+            f"A roll now has exactly {state.dice} di{'c' if state.dice != 1 else ''}e, each "
+            f"showing 1, 2, 3, 4 or moon; {list(dice)} does not fit.",
+        )
+
+
+def _physical(state: MagicKeysState) -> None:
+    if state.dice_mode == "physical":
+        raise Rejection(
+            "physical-dice",
+            "This game uses real dice: roll them at the table and move the pawn by hand.",
+        )
+
+
+# What a roll shows, for every roll of none to three dice (the moons set aside, the numbers to
+# move by), looked up rather than counted on every roll.
+_COUNTED: dict[tuple[Face, ...], tuple[int, tuple[int, ...]]] = {}
+_PLAIN = frozenset((int, str))
+
+
+def _count(faces: tuple[Face, ...]) -> tuple[int, tuple[int, ...]]:
+    return sum(1 for f in faces if f == MOON), tuple(int(f) for f in faces if f != MOON)
+
+
+def _all_rolls(dice: int) -> list[tuple[Face, ...]]:
+    if dice == 0:
+        return [()]
+    return [(*rest, f) for rest in _all_rolls(dice - 1) for f in FACES[:5]]
+
+
+for _n in range(DICE_COUNT + 1):
+    _COUNTED.update((faces, _count(faces)) for faces in _all_rolls(_n))
+
+
+def _turn_event(why: str, name: str) -> Event:
+    return Event("turn", f"{why} It is {name}'s turn.", {"player": name})
+
+
+def _pass_turn(values: list[Any], state: MagicKeysState, to_start: bool) -> str:
+    """Pass the turn to the player on the left (the next seat); fresh dice for them. Writes
+    the changes into `values` (the next state's) and returns the next player's name."""
+    nxt = (state.current + 1) % len(state.players)
+    if to_start and state.pawn is not None:
+        values[PAWN] = 0
+    values[CURRENT] = nxt
+    values[DICE] = DICE_COUNT
+    values[SHOWING] = ()
+    values[ROLLED] = False
+    values[MOVED] = False
+    return state.players[nxt]
+
+
+def _said_true_key(
+    track: Track, state: MagicKeysState, key: str, won: int, nxt: str | None
+) -> list[Event]:
+    """A true key: the chest opens, the gems, then the win (`nxt` None) or the next turn."""
     player = state.player
-    won = min(track.gems_for(key), state.chest)
     total = state.gems[player] + won
-    places = dict(state.places)
     if key == GOLD:
         where = "The golden key goes back to its place."
     else:
-        places[key] = TOWER
         where = f"{key_name(key).capitalize()} hangs on the tower."
-    events.append(
+    events = [
         Event(
             "chest-open",
             f"{player} tries {key_name(key)} in the chest: click, a true key! {where}",
             {"player": player, "key": key, "gems": won},
         )
-    )
+    ]
     short = "" if won == track.gems_for(key) else " (all that was left in the chest)"
     events.append(
         Event(
@@ -164,13 +215,8 @@ def _open_chest(
             {"player": player, "gems": won, "total": total, "chest": state.chest - won},
         )
     )
-    update: dict[str, Any] = {
-        "places": places,
-        "gems": {**state.gems, player: total},
-        "chest": state.chest - won,
-    }
-    needed = track.gems_required[len(state.players)]
-    if total >= needed:
+    if nxt is None:
+        needed = track.gems_required[len(state.players)]
         events.append(
             Event(
                 "win",
@@ -178,23 +224,27 @@ def _open_chest(
                 {"winners": [player]},
             )
         )
-        update.update(winner=player, showing=(), rolled=False, moved=False)
-        if state.pawn is not None:
-            update["pawn"] = 0
-    return update
+    else:
+        events.append(_turn_over(state, nxt))
+    return events
 
 
-def _keep_fake(state: MagicKeysState, key: str, events: list[Event]) -> dict[str, Any]:
+def _turn_over(state: MagicKeysState, nxt: str) -> Event:
+    back = " The pawn goes back to the start." if state.pawn is not None else ""
+    return _turn_event(f"{state.player}'s turn is over.{back}", nxt)
+
+
+def _said_fake(state: MagicKeysState, key: str, nxt: str) -> tuple[Event, ...]:
     player = state.player
-    events.append(
+    return (
         Event(
             "fake",
             f"{player} tries {key_name(key)} in the chest: it stays shut, a fake key! "
             f"{player} keeps it in front of them.",
             {"player": player, "key": key},
-        )
+        ),
+        _turn_over(state, nxt),
     )
-    return {"places": {**state.places, key: HELD + player}}
 
 
 def try_key(track: Track, state: MagicKeysState, action: TryKey) -> Result:
@@ -211,17 +261,30 @@ def try_key(track: Track, state: MagicKeysState, action: TryKey) -> Result:
             "forest."
         )
     player = state.player
-    events: list[Event] = []
-    # the key's changes and the next turn's go into one copy of the state
-    if key == GOLD or key not in state.fake_keys:
-        update = _open_chest(track, state, key, events)
-        if update.get("winner") is not None:
-            return Outcome(state.model_copy(update=update), action, tuple(events))
-    else:
-        update = _keep_fake(state, key, events)
-    back = " The pawn goes back to the start." if state.pawn is not None else ""
-    update.update(_next_turn_update(state, events, True, f"{player}'s turn is over.{back}"))
-    return Outcome(state.model_copy(update=update), action, tuple(events))
+    values = list(state)
+    if key != GOLD and key in state.fake_keys:
+        # a fake key stays shut; the player keeps it in front of them, and the turn is over
+        values[PLACES] = state.places.moved(key, HELD + player)
+        nxt = _pass_turn(values, state, True)
+        return Outcome(rebuilt(values), action, lambda: _said_fake(state, key, nxt))
+    # A true key: gems by colour (what is left if the chest runs short), the key to the tower
+    # (the golden key back to its place), and the win the moment the gems are enough.
+    won = min(track.gems_of[key], state.chest)
+    total = state.gems[player] + won
+    if key != GOLD:
+        values[PLACES] = state.places.moved(key, TOWER)
+    values[GEMS] = {**state.gems, player: total}
+    values[CHEST] = state.chest - won
+    if total >= track.gems_required[len(state.players)]:
+        values[WINNER] = player
+        values[SHOWING], values[ROLLED], values[MOVED] = (), False, False
+        if state.pawn is not None:
+            values[PAWN] = 0
+        return Outcome(
+            rebuilt(values), action, lambda: _said_true_key(track, state, key, won, None)
+        )
+    after = _pass_turn(values, state, True)
+    return Outcome(rebuilt(values), action, lambda: _said_true_key(track, state, key, won, after))
 
 
 def pond(track: Track, state: MagicKeysState, action: Pond) -> Result:
@@ -255,17 +318,25 @@ def pond(track: Track, state: MagicKeysState, action: Pond) -> Result:
             f"{key} lies in front of {owner}; it is {player}'s turn, and only the player whose "
             "turn it is can throw their own fake key into the pond.",
         )
-    places = dict(state.places)
-    places[key] = POND
-    update: dict[str, Any] = {"places": places}
+    values = list(state)
+    values[PLACES] = state.places.moved(key, POND)
+    if state.dice_mode == "digital":
+        values[DICE] = DICE_COUNT
+    return Outcome(rebuilt(values), action, lambda: _said_pond(state, key))
+
+
+def _said_pond(state: MagicKeysState, key: str) -> tuple[Event, ...]:
+    player = state.player
     text = f"{player} throws the fake key ({key_name(key)}) into the magic pond"
     if state.dice_mode == "digital":
-        update["dice"] = DICE_COUNT
         text += " and brings back all the dice."
     else:
         text += " and brings back all the dice set aside."
-    new = state.model_copy(update=update)
-    return Outcome(new, action, (Event("pond", text, {"player": player, "key": key}),))
+    return (Event("pond", text, {"player": player, "key": key}),)
+
+
+def _moons_end(state: MagicKeysState, nxt: str) -> Event:
+    return _turn_event(f"{state.player}'s turn ends in moons; the pawn stays where it is.", nxt)
 
 
 def end_turn(track: Track, state: MagicKeysState, action: EndTurn) -> Result:
@@ -277,34 +348,9 @@ def end_turn(track: Track, state: MagicKeysState, action: EndTurn) -> Result:
             f"{state.player} still has {state.dice} di{'c' if state.dice > 1 else ''}e to "
             "play: roll them, or pull the key where the pawn stands.",
         )
-    events: list[Event] = []
-    state = _next_turn(
-        state, events, False, f"{state.player}'s turn ends in moons; the pawn stays where it is."
-    )
-    return Outcome(state, action, tuple(events))
-
-
-def _list(numbers: tuple[int, ...]) -> str:
-    return ", ".join(str(n) for n in numbers)
-
-
-def _check_faces(state: MagicKeysState, dice: tuple[Face, ...]) -> None:
-    if len(dice) != state.dice or any(
-        isinstance(f, bool) or not isinstance(f, int | str) or f not in FACES for f in dice
-    ):
-        raise Rejection(
-            "bad-roll",
-            f"A roll now has exactly {state.dice} di{'c' if state.dice != 1 else ''}e, each "
-            f"showing 1, 2, 3, 4 or moon; {list(dice)} does not fit.",
-        )
-
-
-def _physical(state: MagicKeysState) -> None:
-    if state.dice_mode == "physical":
-        raise Rejection(
-            "physical-dice",
-            "This game uses real dice: roll them at the table and move the pawn by hand.",
-        )
+    values = list(state)
+    nxt = _pass_turn(values, state, False)
+    return Outcome(rebuilt(values), action, lambda: (_moons_end(state, nxt),))
 
 
 def roll(track: Track, state: MagicKeysState, action: Roll) -> Result:
@@ -322,62 +368,79 @@ def roll(track: Track, state: MagicKeysState, action: Roll) -> Result:
             "choose-die-first",
             f"First move the pawn by one of the dice showing ({_list(state.showing)}).",
         )
-    if action.dice is None:
+    faces = action.dice
+    if faces is None:
         rng = chance(state.seed, state.rolls, "roll")
         faces = tuple(rng.choice(FACES) for _ in range(state.dice))
+        counted = _COUNTED[faces]
     else:
-        faces = tuple(action.dice)  # a scenario may hand over a list
-        _check_faces(state, faces)
-    player = state.player
-    moons = sum(1 for f in faces if f == MOON)
-    numbers = tuple(int(f) for f in faces if f != MOON)
-    first_at_start = not state.rolled and state.pawn == 0
-    shown = ", ".join(str(f) for f in faces)
-    events: list[Event] = []
-    update: dict[str, Any] = {"rolls": state.rolls + 1, "rolled": True}
-    if first_at_start and moons == DICE_COUNT:
-        events.append(
-            Event("roll", f"{player} rolls {shown}.", {"player": player, "dice": list(faces)})
-        )
-        events.append(
-            Event(
-                "teleport",
-                f"All three moons on the first roll at the start: teleport! The pawn jumps to "
-                f"the recovery space and {player} gets all the dice back.",
-                {"player": player, "to": track.recovery_position},
-            )
-        )
-        update.update(pawn=track.recovery_position, dice=DICE_COUNT, showing=(), moved=True)
-        return Outcome(state.model_copy(update=update), Roll(faces), tuple(events))
+        faces = tuple(faces)  # a scenario may hand over a list
+        counted = _COUNTED.get(faces) if _PLAIN.issuperset(map(type, faces)) else None
+        if counted is None or len(faces) != state.dice:
+            _check_faces(state, faces)  # the rule and its sentence, for anything unusual
+            counted = _count(faces)
+    resolved = action if action.__class__ is Roll and action.dice is faces else Roll(faces)
+    moons, numbers = counted
+    values = list(state)
+    values[ROLLS] = state.rolls + 1
+    values[ROLLED] = True
+    if moons == DICE_COUNT and not state.rolled and state.pawn == 0:
+        # all moons on the first roll at the start: Teleport
+        values[PAWN] = track.recovery_position
+        values[DICE], values[SHOWING], values[MOVED] = DICE_COUNT, (), True
+        return Outcome(rebuilt(values), resolved, lambda: _said_teleport(track, state, faces))
     left = state.dice - moons
-    update.update(dice=left, showing=numbers)
+    values[DICE] = left
+    values[SHOWING] = numbers
+    nxt = None
+    if left == 0 and not state.places.held.get(state.player):
+        nxt = _pass_turn(values, state, False)  # all moons and no fake key for the pond
+    return Outcome(
+        rebuilt(values), resolved, lambda: _said_roll(state, faces, moons, numbers, left, nxt)
+    )
+
+
+def _shown(faces: tuple[Face, ...]) -> str:
+    return ", ".join(str(f) for f in faces)
+
+
+def _said_teleport(track: Track, state: MagicKeysState, faces: tuple[Face, ...]) -> tuple[
+    Event, ...
+]:
+    player = state.player
+    return (
+        Event("roll", f"{player} rolls {_shown(faces)}.", {"player": player, "dice": list(faces)}),
+        Event(
+            "teleport",
+            f"All three moons on the first roll at the start: teleport! The pawn jumps to "
+            f"the recovery space and {player} gets all the dice back.",
+            {"player": player, "to": track.recovery_position},
+        ),
+    )
+
+
+def _said_roll(
+    state: MagicKeysState, faces: tuple[Face, ...], moons: int, numbers: tuple[int, ...],
+    left: int, nxt: str | None,
+) -> tuple[Event, ...]:
+    """The roll; with every die set aside, what the player may do, or the next turn (`nxt`)."""
+    player = state.player
     if numbers:
         tail = f" Move by {' or '.join(str(n) for n in sorted(set(numbers)))}."
     else:
         tail = " All moons!"
     if moons and numbers:
         tail = f" {moons} moon{'s' if moons > 1 else ''} set aside." + tail
-    events.append(
-        Event(
-            "roll",
-            f"{player} rolls {shown}.{tail}",
-            {"player": player, "dice": list(faces), "set_aside": moons, "dice_left": left},
+    text = f"{player} rolls {_shown(faces)}.{tail}"
+    data = {"player": player, "dice": list(faces), "set_aside": moons, "dice_left": left}
+    if left == 0 and nxt is None:
+        text += (
+            f" {player} may throw a fake key into the pond to bring the dice back, or press end "
+            "turn."
         )
-    )
-    new = state.model_copy(update=update)
-    if left == 0:
-        if new.held_by(player):
-            events[-1] = Event(
-                "roll",
-                events[-1].text + f" {player} may throw a fake key into the pond to bring the "
-                "dice back, or press end turn.",
-                events[-1].data,
-            )
-        else:
-            new = _next_turn(
-                new, events, False, f"{player}'s turn ends in moons; the pawn stays where it is."
-            )
-    return Outcome(new, Roll(faces), tuple(events))
+    if nxt is None:
+        return (Event("roll", text, data),)
+    return (Event("roll", text, data), _moons_end(state, nxt))
 
 
 def move(track: Track, state: MagicKeysState, action: Move) -> Result:
@@ -394,23 +457,34 @@ def move(track: Track, state: MagicKeysState, action: Move) -> Result:
         raise Rejection(
             "must-roll-first", "Roll the dice first, then move by one of the numbers."
         )
-    if action.steps not in state.showing:
+    steps = action.steps
+    if steps not in state.showing:
         raise Rejection(
             "no-such-die",
-            f"No die shows {action.steps}: choose one of {_list(state.showing)}.",
+            f"No die shows {steps}: choose one of {_list(state.showing)}.",
         )
     assert state.pawn is not None
-    player = state.player
-    start = state.pawn
-    to = min(start + action.steps, track.gold_position)
-    space = track.spaces[to]
+    to = min(state.pawn + steps, track.gold_position)
+    values = list(state)
+    values[PAWN], values[SHOWING], values[MOVED] = to, (), True
+    recovery = to == track.recovery_position
+    if recovery:
+        values[DICE] = DICE_COUNT
+    return Outcome(rebuilt(values), action, lambda: _said_move(track, state, steps, to, recovery))
+
+
+def _said_move(
+    track: Track, state: MagicKeysState, steps: int, to: int, recovery: bool
+) -> list[Event]:
+    assert state.pawn is not None
+    player, start, space = state.player, state.pawn, track.spaces[to]
     text = (
-        f"{player} moves the pawn {action.steps} space{'s' if action.steps > 1 else ''} "
+        f"{player} moves the pawn {steps} space{'s' if steps > 1 else ''} "
         f"to {_space_name(space)}."
     )
-    if to < start + action.steps:
+    if to < start + steps:
         text = (
-            f"{player} moves by {action.steps}: the pawn reaches the golden key's space and "
+            f"{player} moves by {steps}: the pawn reaches the golden key's space and "
             "stops there "
             f"({to - start} space{'s' if to - start != 1 else ''})."
         )
@@ -418,12 +492,10 @@ def move(track: Track, state: MagicKeysState, action: Move) -> Result:
         Event(
             "move",
             text,
-            {"player": player, "steps": action.steps, "from": start, "to": to, "space": space},
+            {"player": player, "steps": steps, "from": start, "to": to, "space": space},
         )
     ]
-    update: dict[str, Any] = {"pawn": to, "showing": (), "moved": True}
-    if to == track.recovery_position:
-        update["dice"] = DICE_COUNT
+    if recovery:
         events.append(
             Event(
                 "recovery",
@@ -431,4 +503,4 @@ def move(track: Track, state: MagicKeysState, action: Move) -> Result:
                 {"player": player},
             )
         )
-    return Outcome(state.model_copy(update=update), action, tuple(events))
+    return events

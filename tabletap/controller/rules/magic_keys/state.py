@@ -75,6 +75,54 @@ class _Checked(BaseModel):
         return self
 
 
+class Places(dict[str, str]):
+    """`places` as the state holds it: the plain mapping key -> place (what the JSON and every
+    reader see), with what the legal moves read kept beside it so nothing scans the twenty
+    keys on every move: `forest`, the keys still in the forest, and `held`, each player's fake
+    keys in front of them, both in the mapping's order. A move makes a new one with `moved`
+    (one key changed, the rest recomputed only where that key was or goes); like everything in
+    a state, a Places is never changed in place once made.
+    """
+
+    __slots__ = ("forest", "held")
+
+    forest: tuple[str, ...]
+    held: dict[str, tuple[str, ...]]
+
+    @classmethod
+    def of(cls, places: dict[str, str]) -> Places:
+        if isinstance(places, Places):
+            return places
+        new = cls(places)
+        new.forest = tuple(k for k, p in places.items() if p == FOREST)
+        held: dict[str, list[str]] = {}
+        for key, place in places.items():
+            if place.startswith(HELD):
+                held.setdefault(place[len(HELD):], []).append(key)
+        new.held = {player: tuple(keys) for player, keys in held.items()}
+        return new
+
+    def moved(self, key: str, place: str) -> Places:
+        """A new Places with `key` at `place`, sharing the lists `key` is in neither before
+        nor after."""
+        new = Places(self)
+        old = self[key]
+        new[key] = place
+        forest, held = self.forest, self.held
+        if old == FOREST and place != FOREST:
+            at = forest.index(key)
+            forest = forest[:at] + forest[at + 1:]
+        elif place == FOREST and old != FOREST:
+            forest = tuple(k for k, p in new.items() if p == FOREST)
+        if old != place and (old.startswith(HELD) or place.startswith(HELD)):
+            held = dict(held)
+            for mark in (old, place):
+                if mark.startswith(HELD):
+                    held[mark[len(HELD):]] = tuple(k for k, p in new.items() if p == mark)
+        new.forest, new.held = forest, held
+        return new
+
+
 class _Values(NamedTuple):
     """The fields, in _Checked's order: a tuple, so the next state is one tuple build."""
 
@@ -82,7 +130,7 @@ class _Values(NamedTuple):
     seed: int
     dice_mode: DiceMode
     fake_keys: tuple[str, ...]
-    places: dict[str, str]
+    places: Places
     gems: dict[str, int]
     chest: int
     current: int
@@ -97,6 +145,12 @@ class _Values(NamedTuple):
 
 _FIELDS: tuple[str, ...] = _Values._fields
 assert _FIELDS == tuple(_Checked.model_fields)
+# The fields' positions: the engine makes the next state from a list of the last one's values
+# with a few positions replaced (`rebuilt`), cheaper than copying by keyword.
+(PLAYERS, SEED, DICE_MODE, FAKE_KEYS, PLACES, GEMS, CHEST, CURRENT, WINNER, PAWN, DICE, SHOWING,
+ ROLLED, MOVED, ROLLS) = range(len(_FIELDS))
+assert _FIELDS[PLACES] == "places" and _FIELDS[ROLLS] == "rolls"
+_new = tuple.__new__
 
 
 class MagicKeysState(_Values):
@@ -109,19 +163,35 @@ class MagicKeysState(_Values):
     __slots__ = ()
 
     def __new__(cls, **fields: Any) -> MagicKeysState:
-        checked = _Checked(**fields)
-        return _Values.__new__(cls, *(getattr(checked, n) for n in _FIELDS))
+        return cls._from_checked(_Checked(**fields))
+
+    @classmethod
+    def _from_checked(cls, checked: _Checked) -> MagicKeysState:
+        values = [getattr(checked, n) for n in _FIELDS]
+        values[PLACES] = Places.of(values[PLACES])
+        return _new(cls, values)
 
     @classmethod
     def model_validate(cls, data: Any) -> MagicKeysState:
         """Raises pydantic's ValidationError for anything that is not a state."""
-        checked = _Checked.model_validate(data)
-        return _Values.__new__(cls, *(getattr(checked, n) for n in _FIELDS))
+        return cls._from_checked(_Checked.model_validate(data))
+
+    @classmethod
+    def trusted(cls, values: list[Any]) -> MagicKeysState:
+        """A state from values in field order that are consistent by construction (a new game
+        built from setup the engine has checked itself): no second check."""
+        values[PLACES] = Places.of(values[PLACES])
+        return _new(cls, values)
 
     def model_copy(self, update: dict[str, Any] | None = None) -> MagicKeysState:
         if not update:
             return self
-        return self._replace(**update)
+        if "places" in update:
+            update = {**update, "places": Places.of(update["places"])}
+        return _Values._replace(self, **update)
+
+    def _replace(self, **changes: Any) -> MagicKeysState:  # type: ignore[override]
+        return self.model_copy(update=changes)  # keeps `places` a Places
 
     def model_dump(self, mode: str = "python") -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -154,5 +224,10 @@ class MagicKeysState(_Values):
 
     def held_by(self, player: str) -> list[str]:
         """The revealed fake keys lying in front of `player`, in key order."""
-        mark = HELD + player
-        return [k for k, p in self.places.items() if p == mark]
+        return list(self.places.held.get(player, ()))
+
+
+def rebuilt(values: list[Any]) -> MagicKeysState:
+    """The next state from the last one's values (`list(state)`) with some replaced by the
+    rules, which have judged them already; `places` must already be a Places."""
+    return _new(MagicKeysState, values)

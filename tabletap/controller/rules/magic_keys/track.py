@@ -9,7 +9,7 @@ keys give gems by colour" both lean on the checks below.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Literal
 
@@ -91,13 +91,20 @@ class Track:
     chest_gems: int
     status: dict[str, str]
 
-    @property
+    # positions and gems are read on every move: worked out once per board (a frozen
+    # dataclass keeps cached_property's value in its __dict__)
+    @cached_property
     def gold_position(self) -> int:
         return len(self.spaces) - 1
 
-    @property
+    @cached_property
     def recovery_position(self) -> int:
         return self.spaces.index(RECOVERY)
+
+    @cached_property
+    def gems_of(self) -> dict[str, int]:
+        """`gems_for` of every key, the golden one included."""
+        return {key: self.gems_for(key) for key in (*KEYS, GOLD)}
 
     @property
     def keys(self) -> tuple[str, ...]:
