@@ -117,14 +117,33 @@ def _kingdomino_greedy(engine: Any, state: Any, legal: list[Any], rng: random.Ra
     return rng.choice(choice)
 
 
+_THROWS: list[list[Any]] = []  # per number of dice, every Roll, in base-6 order of the faces
+
+
 def _throw_dice(state: Any, action: Any, rng: random.Random) -> Any:
     """Magic Keys with digital dice: the dice are thrown here, as a table with real dice
     would hand them over (`Roll(faces)`, which the engine checks), from the game's generator,
-    so a game is one seeded stream and no roll pays for seeding its own generator."""
-    if type(action).__name__ == "Roll" and action.dice is None:
-        from tabletap.controller.rules.magic_keys.play import FACES
-        return type(action)(tuple(rng.choice(FACES) for _ in range(state.dice)))
-    return action
+    so a game is one seeded stream and no roll pays for seeding its own generator.
+
+    Each die is what `rng.choice(FACES)` draws (random's rejection sampling over
+    getrandbits(3), written out: the same stream, so seeded games stay the games they were),
+    and the Roll is one made once for those faces: a roll was the costliest step of a game."""
+    if action.__class__.__name__ != "Roll" or action.dice is not None:
+        return action
+    if not _THROWS:
+        from itertools import product
+
+        from tabletap.controller.rules.magic_keys.play import DICE_COUNT, FACES
+        _THROWS.extend([type(action)(faces) for faces in product(FACES, repeat=n)]
+                       for n in range(DICE_COUNT + 1))
+    bits = rng.getrandbits
+    throw = 0
+    for _ in range(state.dice):
+        face = bits(3)
+        while face >= 6:
+            face = bits(3)
+        throw = throw * 6 + face
+    return _THROWS[state.dice][throw]
 
 
 def _kttk_purposeful(engine: Any, state: Any, legal: list[Any], rng: random.Random) -> Any:

@@ -2,7 +2,8 @@
 
 Kept beside the handlers' checks on purpose and cross-checked against them by the property
 tests (every listed action is accepted; every accepted action is listed). It reads what the
-state keeps ready (the keys in the forest, each player's fake keys) rather than trying moves.
+state keeps ready (the forest's keys as actions, each player's fake keys) rather than trying
+moves, and lists the same action values every time.
 """
 
 from __future__ import annotations
@@ -12,13 +13,11 @@ from typing import Any
 
 from tabletap.controller.rules.magic_keys.actions import EndTurn, Move, Pond, Roll, TryKey
 from tabletap.controller.rules.magic_keys.state import FOREST, MagicKeysState
-from tabletap.controller.rules.magic_keys.track import GOLD, KEYS, RECOVERY, START, Track
+from tabletap.controller.rules.magic_keys.track import GOLD, KEYS, Track
 
 
 class _Values(dict[Any, Any]):
-    """Actions are values: one instance of each is listed every time (building twenty new
-    TryKeys per call was most of legal_actions' time in self-play); an unexpected key gets a
-    fresh one."""
+    """One action per value, made once (an unexpected value gets a fresh one)."""
 
     __slots__ = ("make",)
 
@@ -47,34 +46,29 @@ class _Moves(dict[tuple[int, ...], tuple[Move, ...]]):
 _MOVES = _Moves()
 
 
-def _digital_try(track: Track, state: MagicKeysState) -> Any:
-    """The key the pawn stands on, when it may be pulled now; else None."""
-    if not state.moved or state.showing or state.dice == 0:
-        return None
-    assert state.pawn is not None
-    space = track.spaces[state.pawn]
-    if space in (START, RECOVERY):
-        return None
-    if space == GOLD or state.places[space] == FOREST:
-        return _TRY[space]
-    return None
-
-
 def legal_actions(track: Track, state: MagicKeysState) -> list[Any]:
     if state.winner is not None:
         return []
     places = state.places
-    held = places.held.get(state.player, ())
+    held = places.held.get(state.players[state.current])
     if state.dice_mode == "physical":
         # the forest's keys and the golden key, the player's own fakes, the end-turn button
-        return [*map(_TRY.__getitem__, places.forest), _GOLD, *map(_POND.__getitem__, held),
-                _END]
-    key = _digital_try(track, state)
-    actions: list[Any] = [] if key is None else [key]
+        if held:
+            return [*places.tries, _GOLD, *map(_POND.__getitem__, held), _END]
+        return [*places.tries, _GOLD, _END]
+    # digital: move by a die showing; else pull the key the pawn has moved to (when it is
+    # still there), roll, or end the turn in moons; and the player's own fakes to the pond
     if state.showing:
-        actions += _MOVES[state.showing]
+        actions = [*_MOVES[state.showing]]
+    elif not state.dice:
+        actions = [_END]
     else:
-        actions.append(_ROLL if state.dice > 0 else _END)
+        assert state.pawn is not None
+        key = track.key_at[state.pawn] if state.moved else None
+        if key is not None and (key == GOLD or places[key] == FOREST):
+            actions = [_TRY[key], _ROLL]
+        else:
+            actions = [_ROLL]
     if held:
         actions += map(_POND.__getitem__, held)
     return actions

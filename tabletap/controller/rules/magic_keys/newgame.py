@@ -10,11 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from tabletap.controller.rules.base import Rejection, chance
-from tabletap.controller.rules.magic_keys.state import DICE_COUNT, FOREST, MagicKeysState
-from tabletap.controller.rules.magic_keys.track import COLOURS, KEYS_PER_COLOUR, Track
+from tabletap.controller.rules.magic_keys.state import DICE_COUNT, MagicKeysState, Places
+from tabletap.controller.rules.magic_keys.track import COLOURS, KEYS, KEYS_PER_COLOUR, Track
 
 FAKES_PER_COLOUR = 2  # "There are three true keys and two fake keys in each color."
 DICE_MODES = ("physical", "digital")
+_KEY_RANK = {key: n for n, key in enumerate(KEYS)}  # shared by every new game's places
 
 
 def _bad(message: str) -> Rejection:
@@ -67,14 +68,37 @@ def _check_fake_keys(fakes: Any, track: Track) -> tuple[str, ...]:
     return tuple(k for k in track.keys if k in fakes)
 
 
+# random.sample(range(1, 6), 2) as CPython's Random draws it from a population this small:
+# the pool method (take pool[j], move the last free number into its place), each index j by
+# rejection sampling over getrandbits. Written out, the draws are the same numbers from the same
+# stream (a test compares them with random.sample) without sample's general machinery: this
+# draw was a third of a new game's time. _PAIRS[first][second]: the numbers the two indexes
+# pick, smaller first.
+assert FAKES_PER_COLOUR == 2
+_PAIRS: list[list[tuple[int, int]]] = []
+for _first in range(KEYS_PER_COLOUR):
+    _pool = list(range(1, KEYS_PER_COLOUR + 1))
+    _taken = _pool[_first]
+    _pool[_first] = _pool[-1]
+    _PAIRS.append([(min(_taken, n), max(_taken, n)) for n in _pool[:-1]])
+_WIDTHS = (KEYS_PER_COLOUR.bit_length(), (KEYS_PER_COLOUR - 1).bit_length())
+
+
 def _draw_fake_keys(seed: int, track: Track) -> tuple[str, ...]:
-    rng = chance(seed, 0, "fake-keys")
-    fakes = {
-        f"{colour}/{n}"
-        for colour in COLOURS
-        for n in rng.sample(range(1, KEYS_PER_COLOUR + 1), FAKES_PER_COLOUR)
-    }
-    return tuple(k for k in track.keys if k in fakes)
+    """Two fakes per colour, from chance(seed, 0, "fake-keys"), in key order."""
+    bits = chance(seed, 0, "fake-keys").getrandbits
+    first_width, second_width = _WIDTHS
+    fakes: list[str] = []
+    for colour in COLOURS:
+        first = bits(first_width)
+        while first >= KEYS_PER_COLOUR:
+            first = bits(first_width)
+        second = bits(second_width)
+        while second >= KEYS_PER_COLOUR - 1:
+            second = bits(second_width)
+        low, high = _PAIRS[first][second]
+        fakes += (f"{colour}/{low}", f"{colour}/{high}")
+    return tuple(fakes)  # colour by colour, smaller number first: the keys' order (KEYS)
 
 
 def new_game(
@@ -104,7 +128,7 @@ def new_game(
         seed,
         mode,  # dice_mode
         fakes,  # fake_keys
-        dict.fromkeys(track.keys, FOREST),  # places
+        Places.fresh(track.keys, _KEY_RANK if track.keys is KEYS else None),  # places
         dict.fromkeys(seats, 0),  # gems
         track.chest_gems,  # chest
         0,  # current

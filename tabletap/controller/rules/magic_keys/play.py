@@ -73,6 +73,7 @@ def key_name(key: str) -> str:
 
 
 _KNOWN = frozenset(KEYS)
+_NAMES = frozenset((*KEYS, GOLD))  # every key a TryKey may name
 
 
 def check_key_name(track: Track, key: str) -> None:
@@ -249,9 +250,10 @@ def _said_fake(state: MagicKeysState, key: str, nxt: str) -> tuple[Event, ...]:
 
 def try_key(track: Track, state: MagicKeysState, action: TryKey) -> Result:
     """Step 2, "Pull out a key and open the treasure chest", then step 3, "End the turn"."""
-    check_not_over(state)
     key = action.key
-    check_key_name(track, key)
+    if state.winner is not None or key.__class__ is not str or key not in _NAMES:
+        check_not_over(state)
+        check_key_name(track, key)
     if state.dice_mode == "digital":
         _check_digital_try(track, state, key)
     elif key != GOLD and state.places[key] != FOREST:
@@ -260,7 +262,7 @@ def try_key(track: Track, state: MagicKeysState, action: TryKey) -> Result:
             code, f"{key_name(key).capitalize()} {where_is(state, key)}; pull a key still in the "
             "forest."
         )
-    player = state.player
+    player = state.players[state.current]
     values = list(state)
     if key != GOLD and key in state.fake_keys:
         # a fake key stays shut; the player keeps it in front of them, and the turn is over
@@ -269,7 +271,9 @@ def try_key(track: Track, state: MagicKeysState, action: TryKey) -> Result:
         return Outcome(rebuilt(values), action, lambda: _said_fake(state, key, nxt))
     # A true key: gems by colour (what is left if the chest runs short), the key to the tower
     # (the golden key back to its place), and the win the moment the gems are enough.
-    won = min(track.gems_of[key], state.chest)
+    won = track.gems_of[key]
+    if won > state.chest:
+        won = state.chest
     total = state.gems[player] + won
     if key != GOLD:
         values[PLACES] = state.places.moved(key, TOWER)
@@ -353,8 +357,8 @@ def end_turn(track: Track, state: MagicKeysState, action: EndTurn) -> Result:
     return Outcome(rebuilt(values), action, lambda: (_moons_end(state, nxt),))
 
 
-def roll(track: Track, state: MagicKeysState, action: Roll) -> Result:
-    """Step 1, "Roll the dice and move forward": moons are set aside; Teleport on a first roll."""
+def _refuse_roll(state: MagicKeysState) -> None:
+    """Why no roll is possible now (the first reason, in the rulebook's order)."""
     check_not_over(state)
     _physical(state)
     if state.dice == 0:
@@ -363,18 +367,26 @@ def roll(track: Track, state: MagicKeysState, action: Roll) -> Result:
             "Every die has been set aside with a moon: throw a fake key into the pond to bring "
             "them back, or press end turn.",
         )
-    if state.showing:
-        raise Rejection(
-            "choose-die-first",
-            f"First move the pawn by one of the dice showing ({_list(state.showing)}).",
-        )
+    raise Rejection(
+        "choose-die-first",
+        f"First move the pawn by one of the dice showing ({_list(state.showing)}).",
+    )
+
+
+def roll(track: Track, state: MagicKeysState, action: Roll) -> Result:
+    """Step 1, "Roll the dice and move forward": moons are set aside; Teleport on a first roll."""
+    if state.winner is not None or state.dice_mode == "physical" or not state.dice or (
+        state.showing
+    ):
+        _refuse_roll(state)
     faces = action.dice
     if faces is None:
         rng = chance(state.seed, state.rolls, "roll")
         faces = tuple(rng.choice(FACES) for _ in range(state.dice))
         counted = _COUNTED[faces]
     else:
-        faces = tuple(faces)  # a scenario may hand over a list
+        if faces.__class__ is not tuple:
+            faces = tuple(faces)  # a scenario may hand over a list
         counted = _COUNTED.get(faces) if _PLAIN.issuperset(map(type, faces)) else None
         if counted is None or len(faces) != state.dice:
             _check_faces(state, faces)  # the rule and its sentence, for anything unusual
@@ -443,8 +455,8 @@ def _said_roll(
     return (Event("roll", text, data), _moons_end(state, nxt))
 
 
-def move(track: Track, state: MagicKeysState, action: Move) -> Result:
-    """Step 1: "choose one of the remaining dice and advance the game pawn"; Recovery on a stop."""
+def _refuse_move(state: MagicKeysState, steps: int) -> None:
+    """Why this move is not possible now (the first reason, in the rulebook's order)."""
     check_not_over(state)
     _physical(state)
     if not state.showing:
@@ -457,12 +469,17 @@ def move(track: Track, state: MagicKeysState, action: Move) -> Result:
         raise Rejection(
             "must-roll-first", "Roll the dice first, then move by one of the numbers."
         )
+    raise Rejection(
+        "no-such-die",
+        f"No die shows {steps}: choose one of {_list(state.showing)}.",
+    )
+
+
+def move(track: Track, state: MagicKeysState, action: Move) -> Result:
+    """Step 1: "choose one of the remaining dice and advance the game pawn"; Recovery on a stop."""
     steps = action.steps
-    if steps not in state.showing:
-        raise Rejection(
-            "no-such-die",
-            f"No die shows {steps}: choose one of {_list(state.showing)}.",
-        )
+    if state.winner is not None or state.dice_mode == "physical" or steps not in state.showing:
+        _refuse_move(state, steps)
     assert state.pawn is not None
     to = min(state.pawn + steps, track.gold_position)
     values = list(state)

@@ -14,6 +14,8 @@ from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from tabletap.controller.rules.magic_keys.actions import TryKey
+
 DiceMode = Literal["physical", "digital"]
 DICE_COUNT = 3  # Components: "3 dice"
 
@@ -78,49 +80,83 @@ class _Checked(BaseModel):
 class Places(dict[str, str]):
     """`places` as the state holds it: the plain mapping key -> place (what the JSON and every
     reader see), with what the legal moves read kept beside it so nothing scans the twenty
-    keys on every move: `forest`, the keys still in the forest, and `held`, each player's fake
-    keys in front of them, both in the mapping's order. A move makes a new one with `moved`
-    (one key changed, the rest recomputed only where that key was or goes); like everything in
-    a state, a Places is never changed in place once made.
+    keys on every move: `forest`, the keys still in the forest (and `tries`, the same as the
+    actions that try them, which legal_actions lists as they are), and `held`, each player's
+    fake keys in front of them, all in the mapping's order (`rank`, shared by every Places of
+    a game). A move makes a new one with `moved` (one key changed; only the lists that key
+    leaves or joins are rebuilt); like everything in a state, a Places is never changed in
+    place once made.
     """
 
-    __slots__ = ("forest", "held")
+    __slots__ = ("forest", "tries", "held", "rank")
 
     forest: tuple[str, ...]
+    tries: tuple[TryKey, ...]
     held: dict[str, tuple[str, ...]]
+    rank: dict[str, int]
 
     @classmethod
     def of(cls, places: dict[str, str]) -> Places:
         if isinstance(places, Places):
             return places
         new = cls(places)
-        new.forest = tuple(k for k, p in places.items() if p == FOREST)
+        forest: list[str] = []
         held: dict[str, list[str]] = {}
         for key, place in places.items():
-            if place.startswith(HELD):
+            if place == FOREST:
+                forest.append(key)
+            elif place.startswith(HELD):
                 held.setdefault(place[len(HELD):], []).append(key)
+        new.forest = tuple(forest)
+        new.tries = tuple(map(TryKey, forest))
         new.held = {player: tuple(keys) for player, keys in held.items()}
+        new.rank = {key: n for n, key in enumerate(places)}
+        return new
+
+    @classmethod
+    def fresh(cls, keys: tuple[str, ...], rank: dict[str, int] | None = None) -> Places:
+        """Every key in the forest, as a game starts (`rank`: the keys' order, if known)."""
+        new = cls.fromkeys(keys, FOREST)
+        new.forest = tuple(keys)
+        new.tries = _fresh_tries(new.forest)
+        new.held = {}
+        new.rank = {key: n for n, key in enumerate(keys)} if rank is None else rank
         return new
 
     def moved(self, key: str, place: str) -> Places:
-        """A new Places with `key` at `place`, sharing the lists `key` is in neither before
-        nor after."""
-        new = Places(self)
+        """A new Places with `key` (one of its keys) at `place`."""
         old = self[key]
+        new = Places(self)
         new[key] = place
-        forest, held = self.forest, self.held
-        if old == FOREST and place != FOREST:
+        forest, tries, held = self.forest, self.tries, self.held
+        if old == FOREST:
             at = forest.index(key)
             forest = forest[:at] + forest[at + 1:]
-        elif place == FOREST and old != FOREST:
-            forest = tuple(k for k, p in new.items() if p == FOREST)
-        if old != place and (old.startswith(HELD) or place.startswith(HELD)):
-            held = dict(held)
-            for mark in (old, place):
-                if mark.startswith(HELD):
-                    held[mark[len(HELD):]] = tuple(k for k, p in new.items() if p == mark)
-        new.forest, new.held = forest, held
+            tries = tries[:at] + tries[at + 1:]
+        elif old.startswith(HELD):
+            owner = old[len(HELD):]
+            held = {**held, owner: tuple(k for k in held[owner] if k != key)}
+        rank = self.rank
+        if place == FOREST:
+            forest = tuple(sorted((*forest, key), key=rank.__getitem__))
+            tries = tuple(map(TryKey, forest))
+        elif place.startswith(HELD):
+            owner = place[len(HELD):]
+            mine = (*held.get(owner, ()), key)
+            held = {**held, owner: tuple(sorted(mine, key=rank.__getitem__))}
+        new.forest, new.tries, new.held, new.rank = forest, tries, held, rank
         return new
+
+
+_FRESH_TRIES: dict[tuple[str, ...], tuple[TryKey, ...]] = {}
+
+
+def _fresh_tries(keys: tuple[str, ...]) -> tuple[TryKey, ...]:
+    """The actions trying every key, made once per set of keys (one board: once)."""
+    tries = _FRESH_TRIES.get(keys)
+    if tries is None:
+        tries = _FRESH_TRIES[keys] = tuple(map(TryKey, keys))
+    return tries
 
 
 class _Values(NamedTuple):

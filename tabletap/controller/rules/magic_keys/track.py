@@ -102,6 +102,12 @@ class Track:
         return self.spaces.index(RECOVERY)
 
     @cached_property
+    def key_at(self) -> tuple[str | None, ...]:
+        """Per position, the key whose space it is (the golden key's too); None on the start
+        and the recovery space."""
+        return tuple(None if s in (START, RECOVERY) else s for s in self.spaces)
+
+    @cached_property
     def gems_of(self) -> dict[str, int]:
         """`gems_for` of every key, the golden one included."""
         return {key: self.gems_for(key) for key in (*KEYS, GOLD)}
