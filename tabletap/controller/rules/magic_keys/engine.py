@@ -7,6 +7,7 @@ engine itself stays a pure function of (track, state, action).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from pydantic import ValidationError
 
@@ -41,6 +42,8 @@ class MagicKeysEngine:
 
     def __init__(self, track: Track) -> None:
         self.track = track
+        # self-play asks for the legal actions on every move: straight to the function
+        self.legal_actions = partial(legal.legal_actions, track)  # type: ignore[method-assign]
 
     def new_game(
         self, players: list[str], seed: int, options: JSON, setup: JSON
@@ -48,15 +51,16 @@ class MagicKeysEngine:
         return new_game(self.track, players, seed, options, setup)
 
     def apply(self, state: MagicKeysState, action: Action) -> Outcome[MagicKeysState, Action]:
-        handler = _HANDLERS.get(action.__class__)
-        if handler is None:  # a subclass of an action, or not an action at all
+        try:
+            handler = _HANDLERS[action.__class__]
+        except KeyError:  # a subclass of an action, or not an action at all
             handler = next((h for t, h in _HANDLERS.items() if isinstance(action, t)), None)
             if handler is None:
-                raise Rejection("bad-action", f"Magic Keys cannot play {action!r}.")
-        return handler(self.track, state, action)  # type: ignore[no-any-return]
+                raise Rejection("bad-action", f"Magic Keys cannot play {action!r}.") from None
+        return handler(self.track, state, action)
 
     def legal_actions(self, state: MagicKeysState) -> list[Action]:
-        return legal.legal_actions(self.track, state)
+        return legal.legal_actions(self.track, state)  # (__init__ binds it straight)
 
     def state_to_json(self, state: MagicKeysState) -> JSON:
         return state.model_dump(mode="json")
@@ -88,7 +92,7 @@ class MagicKeysEngine:
         return dict(state.gems)
 
     def current_player(self, state: MagicKeysState) -> str | None:
-        return None if state.winner is not None else state.player
+        return None if state.winner is not None else state.players[state.current]
 
     def winners(self, state: MagicKeysState) -> list[str]:
         return [] if state.winner is None else [state.winner]

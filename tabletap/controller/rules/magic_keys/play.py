@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletap.controller.rules.base import Event, Outcome, Rejection, chance
+from tabletap.controller.rules.base import Event, Outcome, Rejection, chance, new_outcome
 from tabletap.controller.rules.magic_keys.actions import EndTurn, Face, Move, Pond, Roll, TryKey
 from tabletap.controller.rules.magic_keys.state import (
     CHEST,
@@ -268,7 +268,7 @@ def try_key(track: Track, state: MagicKeysState, action: TryKey) -> Result:
         # a fake key stays shut; the player keeps it in front of them, and the turn is over
         values[PLACES] = state.places.moved(key, HELD + player)
         nxt = _pass_turn(values, state, True)
-        return Outcome(rebuilt(values), action, lambda: _said_fake(state, key, nxt))
+        return new_outcome((rebuilt(values), action, lambda: _said_fake(state, key, nxt)))
     # A true key: gems by colour (what is left if the chest runs short), the key to the tower
     # (the golden key back to its place), and the win the moment the gems are enough.
     won = track.gems_of[key]
@@ -284,11 +284,13 @@ def try_key(track: Track, state: MagicKeysState, action: TryKey) -> Result:
         values[SHOWING], values[ROLLED], values[MOVED] = (), False, False
         if state.pawn is not None:
             values[PAWN] = 0
-        return Outcome(
-            rebuilt(values), action, lambda: _said_true_key(track, state, key, won, None)
+        return new_outcome(
+            (rebuilt(values), action, lambda: _said_true_key(track, state, key, won, None))
         )
     after = _pass_turn(values, state, True)
-    return Outcome(rebuilt(values), action, lambda: _said_true_key(track, state, key, won, after))
+    return new_outcome(
+        (rebuilt(values), action, lambda: _said_true_key(track, state, key, won, after))
+    )
 
 
 def pond(track: Track, state: MagicKeysState, action: Pond) -> Result:
@@ -326,7 +328,7 @@ def pond(track: Track, state: MagicKeysState, action: Pond) -> Result:
     values[PLACES] = state.places.moved(key, POND)
     if state.dice_mode == "digital":
         values[DICE] = DICE_COUNT
-    return Outcome(rebuilt(values), action, lambda: _said_pond(state, key))
+    return new_outcome((rebuilt(values), action, lambda: _said_pond(state, key)))
 
 
 def _said_pond(state: MagicKeysState, key: str) -> tuple[Event, ...]:
@@ -354,7 +356,7 @@ def end_turn(track: Track, state: MagicKeysState, action: EndTurn) -> Result:
         )
     values = list(state)
     nxt = _pass_turn(values, state, False)
-    return Outcome(rebuilt(values), action, lambda: (_moons_end(state, nxt),))
+    return new_outcome((rebuilt(values), action, lambda: (_moons_end(state, nxt),)))
 
 
 def _refuse_roll(state: MagicKeysState) -> None:
@@ -400,15 +402,17 @@ def roll(track: Track, state: MagicKeysState, action: Roll) -> Result:
         # all moons on the first roll at the start: Teleport
         values[PAWN] = track.recovery_position
         values[DICE], values[SHOWING], values[MOVED] = DICE_COUNT, (), True
-        return Outcome(rebuilt(values), resolved, lambda: _said_teleport(track, state, faces))
+        return new_outcome(
+            (rebuilt(values), resolved, lambda: _said_teleport(track, state, faces))
+        )
     left = state.dice - moons
     values[DICE] = left
     values[SHOWING] = numbers
     nxt = None
     if left == 0 and not state.places.held.get(state.player):
         nxt = _pass_turn(values, state, False)  # all moons and no fake key for the pond
-    return Outcome(
-        rebuilt(values), resolved, lambda: _said_roll(state, faces, moons, numbers, left, nxt)
+    return new_outcome(
+        (rebuilt(values), resolved, lambda: _said_roll(state, faces, moons, numbers, left, nxt))
     )
 
 
@@ -487,7 +491,9 @@ def move(track: Track, state: MagicKeysState, action: Move) -> Result:
     recovery = to == track.recovery_position
     if recovery:
         values[DICE] = DICE_COUNT
-    return Outcome(rebuilt(values), action, lambda: _said_move(track, state, steps, to, recovery))
+    return new_outcome(
+        (rebuilt(values), action, lambda: _said_move(track, state, steps, to, recovery))
+    )
 
 
 def _said_move(
