@@ -89,7 +89,7 @@ def _draw_fake_keys(seed: int, track: Track) -> tuple[str, ...]:
     bits = chance(seed, 0, "fake-keys").getrandbits
     first_width, second_width = _WIDTHS
     fakes: list[str] = []
-    for colour in COLOURS:
+    for start in range(0, len(KEYS), KEYS_PER_COLOUR):  # colour by colour, as KEYS lists them
         first = bits(first_width)
         while first >= KEYS_PER_COLOUR:
             first = bits(first_width)
@@ -97,8 +97,10 @@ def _draw_fake_keys(seed: int, track: Track) -> tuple[str, ...]:
         while second >= KEYS_PER_COLOUR - 1:
             second = bits(second_width)
         low, high = _PAIRS[first][second]
-        fakes += (f"{colour}/{low}", f"{colour}/{high}")
-    return tuple(fakes)  # colour by colour, smaller number first: the keys' order (KEYS)
+        fakes += (KEYS[start + low - 1], KEYS[start + high - 1])
+    # smaller number first: the keys' order; the very strings of KEYS, so that looking a key up
+    # among the fakes is an identity check
+    return tuple(fakes)
 
 
 def new_game(

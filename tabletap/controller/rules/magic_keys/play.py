@@ -485,7 +485,9 @@ def move(track: Track, state: MagicKeysState, action: Move) -> Result:
     if state.winner is not None or state.dice_mode == "physical" or steps not in state.showing:
         _refuse_move(state, steps)
     assert state.pawn is not None
-    to = min(state.pawn + steps, track.gold_position)
+    to = state.pawn + steps
+    if to > track.gold_position:
+        to = track.gold_position  # the pawn stops on the golden key's space
     values = list(state)
     values[PAWN], values[SHOWING], values[MOVED] = to, (), True
     recovery = to == track.recovery_position
