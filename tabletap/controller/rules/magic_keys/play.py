@@ -412,7 +412,7 @@ def roll(track: Track, state: MagicKeysState, action: Roll) -> Result:
     if left == 0 and not state.places.held.get(state.player):
         nxt = _pass_turn(values, state, False)  # all moons and no fake key for the pond
     return new_outcome(
-        (rebuilt(values), resolved, lambda: _said_roll(state, faces, moons, numbers, left, nxt))
+        (rebuilt(values), resolved, lambda: _said_roll(state, faces, nxt))
     )
 
 
@@ -436,11 +436,12 @@ def _said_teleport(track: Track, state: MagicKeysState, faces: tuple[Face, ...])
 
 
 def _said_roll(
-    state: MagicKeysState, faces: tuple[Face, ...], moons: int, numbers: tuple[int, ...],
-    left: int, nxt: str | None,
+    state: MagicKeysState, faces: tuple[Face, ...], nxt: str | None
 ) -> tuple[Event, ...]:
     """The roll; with every die set aside, what the player may do, or the next turn (`nxt`)."""
     player = state.player
+    moons, numbers = _count(faces)
+    left = state.dice - moons
     if numbers:
         tail = f" Move by {' or '.join(str(n) for n in sorted(set(numbers)))}."
     else:
@@ -490,19 +491,17 @@ def move(track: Track, state: MagicKeysState, action: Move) -> Result:
         to = track.gold_position  # the pawn stops on the golden key's space
     values = list(state)
     values[PAWN], values[SHOWING], values[MOVED] = to, (), True
-    recovery = to == track.recovery_position
-    if recovery:
+    if to == track.recovery_position:
         values[DICE] = DICE_COUNT
-    return new_outcome(
-        (rebuilt(values), action, lambda: _said_move(track, state, steps, to, recovery))
-    )
+    return new_outcome((rebuilt(values), action, lambda: _said_move(track, state, steps)))
 
 
-def _said_move(
-    track: Track, state: MagicKeysState, steps: int, to: int, recovery: bool
-) -> list[Event]:
+def _said_move(track: Track, state: MagicKeysState, steps: int) -> list[Event]:
     assert state.pawn is not None
-    player, start, space = state.player, state.pawn, track.spaces[to]
+    player, start = state.player, state.pawn
+    to = min(start + steps, track.gold_position)
+    space = track.spaces[to]
+    recovery = to == track.recovery_position
     text = (
         f"{player} moves the pawn {steps} space{'s' if steps > 1 else ''} "
         f"to {_space_name(space)}."
