@@ -1,12 +1,13 @@
 """The Magic Keys game state: an immutable value the engine replaces, never edits.
 
-`MagicKeysState` is a small slotted class with pydantic's spelling (`model_copy(update=...)`,
-`model_dump`, `model_validate`): a new game and every JSON state are checked by the pydantic
-model `_Checked`, while `model_copy` - the engine's only way to make the next state, run on
-every action - is a plain copy of sixteen slots that shares the unchanged values (they are
-never edited in place). The old state stays as it was, so a rejected action leaves the
-family's game exactly where it was.
-"""
+`MagicKeysState` is a named tuple with pydantic's spelling (`model_copy(update=...)`,
+`model_dump`, `model_validate`): every JSON state and every state built by keyword is checked
+by the pydantic model `_Checked`; a new game is built from setup the engine has checked itself
+(`trusted`), and the engine makes each next state from the last one's values with the few the
+move changed (`rebuilt`: one list copy and one tuple, the cheapest value Python builds), sharing
+everything else (it is never edited in place). `places` is a `Places`: the plain mapping the
+JSON holds, plus the forest's keys and each player's fakes kept ready for the legal moves. The
+old state stays as it was, so a rejected action leaves the family's game exactly where it was."""
 
 from __future__ import annotations
 
