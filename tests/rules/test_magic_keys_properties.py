@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletap.controller.rules.base import Rejection
 from tabletap.controller.rules.magic_keys import ENGINE, EndTurn, Move, Pond, Roll, TryKey
+from tabletap.controller.selfplay.play import play_game
 
 TRACK = ENGINE.track
 FACES = (1, 2, 3, 4, "moon", "moon")
@@ -56,6 +58,12 @@ def check_invariants(state) -> None:
     winners = ENGINE.winners(state)
     assert len(winners) <= 1
     assert [p for p, g in scores.items() if g >= needed] == winners
+    # what the state keeps ready for the legal moves is what its places say
+    places = state.places
+    assert places.forest == tuple(k for k, p in places.items() if p == "forest")
+    assert places.tries == tuple(TryKey(k) for k in places.forest)
+    for player in state.players:
+        assert state.held_by(player) == [k for k, p in places.items() if p == f"held:{player}"]
     if state.dice_mode == "digital":
         assert 0 <= state.pawn <= TRACK.gold_position
         assert 0 <= state.dice <= 3 and len(state.showing) <= state.dice
@@ -140,3 +148,19 @@ def test_legal_actions_are_exactly_what_apply_accepts(data, mode):
             assert ENGINE.state_to_json(state) == before
         else:
             assert listed(action) in legal, f"{action} accepted but not listed in {legal}"
+
+
+@pytest.mark.parametrize("mode", ["physical", "digital"])
+def test_many_complete_games_end_with_one_rightful_winner(mode):
+    """"As soon as a player acquires the required number of gems, the game immediately ends,
+    and the player wins." Complete games through the self-play fast path (the engine's contract
+    only), 2-4 players: every game ends, with one winner holding at least the gems required,
+    nobody else that many, and no more gems handed out than the "42 gems of memory"."""
+    for seed in range(400):
+        players = ["ana", "ben", "cleo", "dan"][: 2 + seed % 3]
+        record = play_game("magic-keys", players, seed, "random", {"dice": mode})
+        needed = TRACK.gems_required[len(players)]
+        assert record.finished and len(record.winners) == 1
+        assert record.scores[record.winners[0]] >= needed
+        assert all(g < needed for p, g in record.scores.items() if p not in record.winners)
+        assert sum(record.scores.values()) <= TRACK.chest_gems

@@ -77,6 +77,18 @@ def test_fake_keys_are_chosen_from_the_seed():
     assert len(draws) > 10  # afresh for every game, not one fixed set
 
 
+def test_fake_keys_are_what_random_sample_draws():
+    """The draw writes out random.sample(range(1, 6), 2) per colour (for speed): for every seed
+    it must pick the very keys the sample picks, so a seed's game never changes."""
+    from tabletap.controller.rules.base import chance
+    for seed in [*range(3000), 2**40 + 3, -17]:
+        rng = chance(seed, 0, "fake-keys")
+        picked = {f"{c}/{n}" for c in ("purple", "blue", "green", "yellow")
+                  for n in rng.sample(range(1, 6), 2)}
+        fakes = ENGINE.new_game(["a", "b"], seed, {}, {}).fake_keys
+        assert fakes == tuple(k for k in ENGINE.track.keys if k in picked)
+
+
 def test_forced_fake_keys_are_used():
     state = game(fakes=list(reversed(FAKES)))
     assert set(state.fake_keys) == set(FAKES)

@@ -107,3 +107,23 @@ def test_bad_table_is_refused_before_any_game(capsys):
     assert "2, 3 or 4 players" in capsys.readouterr().err
     assert main(["selfplay", "magic-keys", "--option", "dice"]) == 2
     assert "KEY=VALUE" in capsys.readouterr().err
+
+
+def test_magic_keys_draws_are_what_random_choice_draws():
+    """The Magic Keys random player and its digital dice write out rng.choice (for speed):
+    they must take the same numbers from the same stream, so a seed's game never changes."""
+    from tabletap.controller.rules.magic_keys import ENGINE, Roll
+    from tabletap.controller.rules.magic_keys.play import FACES
+    from tabletap.controller.selfplay.play import _magic_keys_random, _throw_dice
+    state = ENGINE.new_game(["a", "b", "c"], 3, {"dice": "digital"}, {})
+    for seed in range(300):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for size in (1, 2, 3, 5, 6, 7, 8, 9, 16, 17, 23):
+            legal = list(range(size))
+            assert _magic_keys_random(None, state, legal, ours) == theirs.choice(legal)
+        for dice in (3, 2, 1):
+            thrown = _throw_dice(state._replace(dice=dice), Roll(None), ours)
+            assert thrown == Roll(tuple(theirs.choice(FACES) for _ in range(dice)))
+        assert ours.random() == theirs.random()
+    with pytest.raises(IndexError):
+        _magic_keys_random(None, state, [], random.Random(1))
