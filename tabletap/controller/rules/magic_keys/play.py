@@ -184,11 +184,13 @@ def _pass_turn(values: list[Any], state: MagicKeysState, to_start: bool) -> str:
     if to_start and state.pawn is not None:
         values[PAWN] = 0
     values[CURRENT] = nxt
-    values[DICE] = DICE_COUNT
-    values[SHOWING] = ()
-    values[ROLLED] = False
-    values[MOVED] = False
+    values[DICE:MOVED + 1] = _FRESH_DICE
     return state.players[nxt]
+
+
+# dice, showing, rolled, moved (neighbours in the state) for a new turn
+_FRESH_DICE = (DICE_COUNT, (), False, False)
+assert (DICE, SHOWING, ROLLED, MOVED) == (DICE, DICE + 1, DICE + 2, DICE + 3)
 
 
 def _said_true_key(
