@@ -138,7 +138,9 @@ class Places(dict[str, str]):
             tries = tries[:at] + tries[at + 1:]
         elif old.startswith(HELD):
             owner = old[len(HELD):]
-            held = {**held, owner: tuple(k for k in held[owner] if k != key)}
+            mine = held[owner]
+            at = mine.index(key)
+            held = {**held, owner: mine[:at] + mine[at + 1:]}
         rank = self.rank
         if place == FOREST:
             forest = tuple(sorted((*forest, key), key=rank.__getitem__))
