@@ -257,7 +257,11 @@ def try_key(track: Track, state: MagicKeysState, action: TryKey) -> Result:
         check_not_over(state)
         check_key_name(track, key)
     if state.dice_mode == "digital":
-        _check_digital_try(track, state, key)
+        assert state.pawn is not None
+        if state.showing or not state.dice or not state.moved or (
+            track.key_at[state.pawn] != key or (key != GOLD and state.places[key] != FOREST)
+        ):
+            _check_digital_try(track, state, key)  # says which, in the rulebook's order
     elif key != GOLD and state.places[key] != FOREST:
         code = "key-already-used" if state.places[key] == TOWER else "fake-key-already-revealed"
         raise Rejection(
