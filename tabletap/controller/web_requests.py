@@ -192,7 +192,30 @@ def kingdomino_extras(engine: Any, state: Any) -> JSON:
         # Each face-up gem's quarters (nw, ne, se, sw) after 0..3 quarter turns: what the page
         # draws on the corner while a parent turns the gem.
         "gem_faces": {t: [list(oriented(t, k)) for k in range(4)] for t in state.face_up},
+        "final": kingdomino_final(engine, state) if engine.is_over(state) else None,
     }
+
+
+def kingdomino_final(engine: Any, state: Any) -> JSON:
+    """Each kingdom's final score as the engine counts it (territories, variant bonuses, the
+    tie-breaks), so the page's final-scores view says why, not only how much."""
+    out: JSON = {}
+    scores = engine.scores(state)
+    for p in state.players:
+        b = engine.breakdown(state, p)
+        out[p] = {
+            "score": scores[p],
+            "earlier": scores[p] - b.score,  # a Dynasty's earlier games
+            "territories": [
+                {"terrain": t.terrain, "squares": t.squares, "crowns": t.crowns + t.gem_crowns,
+                 "points": t.points}
+                for t in sorted(b.territories, key=lambda t: -t.points) if t.points],
+            "bonuses": dict(b.bonuses),
+            "largest_territory": b.largest_territory,
+            "crowns": b.crowns,
+            "immediate_victory": b.immediate_victory,
+        }
+    return out
 
 
 def magic_keys_extras(engine: Any, state: Any) -> JSON:
