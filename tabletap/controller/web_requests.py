@@ -34,8 +34,11 @@ class WebSide:
     """What the daemon keeps for the page: the pairing desk, the last lines of the
     play-by-play, the last refusal, and a counter that moves whenever any of it does."""
 
-    def __init__(self, daemon: Any) -> None:
+    def __init__(self, daemon: Any, context: dict[str, Any] | None = None) -> None:
         self.daemon = daemon
+        # The adapters' context (`{"sim": True, "world": ...}` under --sim): the table check
+        # presses the simulated buttons through it.
+        self.context = context
         self.lines: deque[dict[str, Any]] = deque(maxlen=FEED_LINES)
         self.seq = 0
         self.refusal: dict[str, Any] | None = None
@@ -158,9 +161,10 @@ class WebSide:
         }
 
 
-def attach(daemon: Any) -> WebSide:
-    """Give `daemon` its pairing desk and feed (`tabletap run` does this at start)."""
-    side = WebSide(daemon)
+def attach(daemon: Any, context: dict[str, Any] | None = None) -> WebSide:
+    """Give `daemon` its pairing desk and feed (`tabletap run` does this at start, with the
+    context its adapters were built with)."""
+    side = WebSide(daemon, context)
     daemon.admin = side
     return side
 
@@ -305,11 +309,18 @@ def enrol(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
 
 
 def doctor(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
-    """`{"doctor": true}`: the running table's devices, as controller.table_health checks them."""
-    from tabletap.controller.table_health import table_findings
+    """`{"doctor": true}`: the running table's devices, as controller.table_health checks them:
+    every check `tabletap doctor` makes while no game is under way; mid-game only those that
+    move nothing, and `skipped` says why in a sentence."""
+    from tabletap.controller.commands.doctor import report
+    from tabletap.controller.table_health import MID_GAME, table_findings
 
-    return {"ok": True, "findings": [{"status": f.status, "device": f.device, "detail": f.detail}
-                                     for f in table_findings(daemon)]}
+    moving = not daemon.session.playing
+    findings = table_findings(daemon, _side(daemon).context, moving)
+    return {"ok": True, "full": moving, "skipped": None if moving else MID_GAME,
+            "summary": report(findings)[0].splitlines()[-1],  # `tabletap doctor`'s last line
+            "findings": [{"status": f.status, "device": f.device, "detail": f.detail}
+                         for f in findings]}
 
 
 def snapshot(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:

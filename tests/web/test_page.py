@@ -238,16 +238,21 @@ def test_a_box_of_tags_is_enrolled_from_the_phone(table, page_of):
     assert page.errors == []
 
 
-def test_the_table_is_checked_from_the_phone(table, page_of):
+def test_mid_game_the_table_is_checked_without_moving_anything(table, page_of):
+    """(The whole check, with the chest and the lights, is tests/web/test_doctor_page.py.)"""
     page = page_of(table)
-    assert page.evaluate("fetch('/api/doctor').then((r) => r.status)") == 401
+    status = page.evaluate("""async () => (await fetch('/api/doctor', {method: 'POST',
+        headers: {'Content-Type': 'application/json', 'X-CSRF-Token': TT.session.csrf},
+        body: '{}'})).status""")
+    assert status == 401
     pair(page, table)
     page.click("#doctor summary")
     page.click("#doctor-run")
     page.wait_for_selector("#findings li.ok:has-text('reader chest')")
     assert "state folder" in page.inner_text("#findings")
+    assert "chest servo" not in page.inner_text("#findings")
+    assert "A game is under way" in page.inner_text("#doctor-skipped")
     check_phone_layout(page)
-    shoot(page, "doctor", "#doctor")
 
 
 def test_a_game_is_abandoned_from_the_phone(table, page_of):

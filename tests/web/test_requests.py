@@ -86,14 +86,58 @@ def test_the_pairing_pattern_and_the_parent_cards_exist():
     assert "game/kingdomino" in pieces_of("game")
 
 
-def test_doctor_checks_the_open_readers_and_the_state_folder(tmp_path):
+def test_mid_game_the_doctor_moves_nothing_and_says_why(tmp_path):
     daemon, ctx = magic_keys_table(tmp_path, players=("ana", "ben"))
-    findings = web_requests.handle(daemon, {"doctor": True})["findings"]
+    web_requests.attach(daemon, ctx)
+    outputs = daemon.session.outputs
+    lights_before, chest_before = list(outputs.lights.history), list(outputs.chest.history)
+    reply = web_requests.handle(daemon, {"doctor": True})
+    assert reply["full"] is False and "A game is under way" in reply["skipped"]
+    findings = reply["findings"]
     assert [f["device"] for f in findings] == ["reader chest", "reader pond", "state folder"]
     assert all(f["status"] == "ok" for f in findings), findings
+    # Neither the lights nor the latch moved under the family's hands.
+    assert outputs.lights.history == lights_before and outputs.chest.history == chest_before
     ctx["world"].missing_readers.add("pond")
+    daemon.run_for(0.5)  # (the poll that finds it gone reads as garbled: a flaky link, once)
     pond = web_requests.handle(daemon, {"doctor": True})["findings"][1]
-    assert pond["status"] != "ok"
+    assert pond["status"] == "failed" and "the simulated reader is unplugged" in pond["detail"]
+
+
+def test_with_no_game_under_way_the_daemon_runs_the_whole_doctor(tmp_path):
+    daemon, ctx = magic_keys_table(tmp_path, players=("ana", "ben"))
+    web_requests.attach(daemon, ctx)
+    daemon.session.abandon(daemon.clock.now())
+    outputs = daemon.session.outputs
+    lights_from, chest_from = len(outputs.lights.history), len(outputs.chest.history)
+    reply = web_requests.handle(daemon, {"doctor": True})
+    assert reply["full"] is True and reply["skipped"] is None
+    found = {f["device"]: f for f in reply["findings"]}
+    assert list(found) == ["reader chest", "reader pond", "chest servo", "lights",
+                           "button end-turn", "button roll", "state folder"]
+    assert all(f["status"] == "ok" for f in found.values()), found
+    # The same checks as `tabletap doctor --sim`, on the devices the daemon holds: the latch
+    # opened and shut again, the lights showed red, green, blue and off, each simulated press
+    # came through (to the check, not to the table).
+    assert [o for _, o in outputs.chest.history[chest_from:]] == [True, False]
+    shown = [(p, c) for _, p, c in outputs.lights.history[lights_from:]]
+    assert shown[:4] == [("turn", "red"), ("turn", "green"), ("turn", "blue"), ("off", None)]
+    assert outputs.lights.pattern == "idle"  # and back to the resting picture
+    assert found["button roll"]["detail"] == "a simulated press came through"
+    ctx["world"].missing_readers.add("chest")
+    daemon.run_for(0.5)
+    chest = web_requests.handle(daemon, {"doctor": True})["findings"][0]
+    assert chest["status"] == "failed"
+
+
+def test_an_open_chest_stays_open_after_the_check(tmp_path):
+    daemon, ctx = magic_keys_table(tmp_path, players=("ana", "ben"))
+    web_requests.attach(daemon, ctx)
+    daemon.session.abandon(daemon.clock.now())
+    chest = daemon.session.outputs.chest
+    chest.set_open(True)
+    web_requests.handle(daemon, {"doctor": True})
+    assert chest.is_open
 
 
 def test_a_state_folder_that_cannot_take_the_journal_is_named(tmp_path, monkeypatch):

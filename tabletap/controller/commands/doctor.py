@@ -204,7 +204,11 @@ def _wait_for(buttons: Any, done: Callable[[list[InputEvent]], bool], clock: Clo
 
 
 def check_buttons(config: Config, buttons: Any, context: dict[str, Any], clock: Clock,
-                  press: bool, timeout: float) -> list[Finding]:
+                  press: bool, timeout: float,
+                  untried: str = "run with --press to try it") -> list[Finding]:
+    """Each button and the lid switch: pressed in the simulator, pressed by the maker with
+    `press`, else read at rest (`untried` says how to try them; the running daemon's check,
+    controller.table_health, has no --press to offer)."""
     world = context.get("world") if context.get("sim") else None
     pressed = getattr(buttons, "pressed", None)
     at_rest: dict[str, bool] = pressed() if callable(pressed) else {}
@@ -232,7 +236,7 @@ def check_buttons(config: Config, buttons: Any, context: dict[str, Any], clock: 
                                     "it connects its pin to ground when pressed"))
         else:
             rest = "reads released" if name in at_rest else "configured"
-            findings.append(Finding("ok", device, f"{rest}; run with --press to try it"))
+            findings.append(Finding("ok", device, f"{rest}; {untried}" if untried else rest))
     if lid_pin is not None:
         device = "lid switch" + (f" ({lid_pin})" if lid_pin else "")
         if world is not None:

@@ -328,12 +328,23 @@ function init() {
     if (status !== 200) toast(data.error);
   });
   $("doctor-run").addEventListener("click", async () => {
-    const res = await fetch("/api/doctor", { credentials: "same-origin" });
-    const data = await res.json();
-    if (!res.ok) { toast(data.error); return; }
-    const mark = { ok: "✓", warning: "!", failed: "✗" };
-    $("findings").replaceChildren(...data.findings.map((f) => h("li", { class: f.status },
-      h("strong", {}, `${mark[f.status] || "?"} ${f.device}`), h("br"), f.detail)));
+    const button = $("doctor-run");
+    button.disabled = true;
+    $("doctor-summary").textContent = "Checking… (with no game under way the chest moves a little and the lights flash)";
+    $("findings").replaceChildren();
+    try {
+      const { status, data } = await post("/api/doctor");
+      if (status !== 200) { $("doctor-summary").textContent = ""; toast(data.error); return; }
+      const mark = { ok: "✓", warning: "!", failed: "✗" };
+      $("doctor-summary").textContent = data.summary || "";
+      $("doctor-summary").className = data.findings.some((f) => f.status === "failed") ? "turn bad" : "turn";
+      $("doctor-skipped").textContent = data.skipped || "";
+      $("doctor-skipped").hidden = !data.skipped;
+      $("findings").replaceChildren(...data.findings.map((f) => h("li", { class: f.status },
+        h("strong", {}, `${mark[f.status] || "?"} ${f.device}`), h("br"), f.detail)));
+    } finally {
+      button.disabled = false;
+    }
   });
   $("enrol-stop").addEventListener("click", () => simple("/api/enrol/stop", null, "Enrolment stopped."));
   $("undo").addEventListener("click", () => simple("/api/undo", null, "The last move is undone."));
