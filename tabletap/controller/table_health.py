@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletap.controller.commands.doctor import (
+    BOARD_DOWN,
     Finding,
     _guard,
     check_buttons,
@@ -55,10 +56,13 @@ def check_open_board(config: Any, outputs: Any) -> list[Finding]:
         return []
     link = getattr(outputs.chest, "link", None)
     hello = getattr(link, "hello", None)
+    cable = ("check the USB cable (a charge-only cable carries no data) and that the Pico runs "
+             "tabletap's firmware")
     if hello is None:
-        return [Finding("failed", "board", "the Pico has not said hello to the daemon: check the "
-                        "USB cable (a charge-only cable carries no data) and that the Pico runs "
-                        "tabletap's firmware")]
+        return [Finding("failed", "board", f"the Pico has not said hello to the daemon: {cable}")]
+    if not getattr(link, "connected", True):
+        return [Finding("failed", "board", "the Pico does not answer the daemon now (it last "
+                        f"said: {describe_hello(hello)}); {cable}")]
     return [Finding("ok", "board", describe_hello(hello))]
 
 
@@ -76,8 +80,11 @@ def table_findings(daemon: Any, context: dict[str, Any] | None = None,
         transport = "sim" if sim else config.readers[name].transport
         findings += _guard(f"reader {name}",
                            lambda n=name, r=reader, t=transport: check_reader(n, r, t))
-    findings += _guard("board", lambda: check_open_board(config, outputs))
-    if moving:
+    board = _guard("board", lambda: check_open_board(config, outputs))
+    findings += board
+    if moving and any(f.status == "failed" for f in board):
+        findings.append(BOARD_DOWN)
+    elif moving:
         chest = outputs.chest
         was_open = chest.is_open
         findings += _guard("chest servo", lambda: check_chest(config, chest, sim))

@@ -212,8 +212,9 @@ def kingdomino_final(engine: Any, state: Any) -> JSON:
             "earlier": scores[p] - b.score,  # a Dynasty's earlier games
             "territories": [
                 {"terrain": t.terrain, "squares": t.squares, "crowns": t.crowns + t.gem_crowns,
-                 "points": t.points}
-                for t in sorted(b.territories, key=lambda t: -t.points) if t.points],
+                 "skulls": t.skulls, "points": t.points}  # a skull makes a territory score 0
+                for t in sorted(b.territories, key=lambda t: -t.points)
+                if t.crowns + t.gem_crowns],
             "bonuses": dict(b.bonuses),
             "largest_territory": b.largest_territory,
             "crowns": b.crowns,

@@ -147,7 +147,11 @@ def test_a_whole_kingdomino_game_from_the_phone(empty_table, page_of):
         assert f"{player} {points}" in page.inner_text("#scores")
         assert f"{player}: {points} points" in shown
         for t in final[player]["territories"]:  # the sums the points are made of
-            assert f"{t['terrain']} {t['squares']} × {t['crowns']} = {t['points']}" in shown
+            skull = " ☠" if t["skulls"] else ""
+            assert f"{t['terrain']} {t['squares']} × {t['crowns']}{skull} = {t['points']}" \
+                in shown
+        assert sum(t["points"] for t in final[player]["territories"]) + sum(
+            final[player]["bonuses"].values()) + final[player]["earlier"] == points
     assert (" and ".join(winners) + (" win" if len(winners) > 1 else " wins")) in shown
     check_phone_layout(page)
     shoot(page, "kingdomino-final", "#kd-now")

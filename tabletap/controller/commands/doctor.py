@@ -58,6 +58,12 @@ class Finding:
     detail: str
 
 
+# What stands for the chest, the lights and the buttons when the Pico that drives them is silent
+# (trying each would only wait out its timeout).
+BOARD_DOWN = Finding("failed", "chest, lights and buttons (serial)",
+                     "not checked: they are on the board, which does not answer")
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("doctor", help="check every configured device and print a report")
     add_config_argument(p)
@@ -337,8 +343,7 @@ def run_checks(config: Config, context: dict[str, Any], clock: Clock, press: boo
     board = check_board(config, context)  # before the outputs open the same serial port
     findings += board
     if any(f.status == "failed" for f in board):
-        findings.append(Finding("failed", "chest, lights and buttons (serial)",
-                                "not checked: they are on the board, which does not answer"))
+        findings.append(BOARD_DOWN)
     else:
         findings += check_outputs(config, context, clock, press, timeout)
     return findings

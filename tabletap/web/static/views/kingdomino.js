@@ -173,7 +173,7 @@
       h("ol", { class: "final" }, ranked.map((p) => {
         const k = f[p] || { territories: [], bonuses: {} };
         const parts = k.territories.map((t) =>
-          h("li", {}, h("span", { class: `terr ${t.terrain}` }), `${t.terrain} ${t.squares} × ${t.crowns} = ${t.points}`));
+          h("li", {}, h("span", { class: `terr ${t.terrain}` }), `${t.terrain} ${t.squares} × ${t.crowns}${t.skulls ? " ☠" : ""} = ${t.points}`));
         for (const [name, pts] of Object.entries(k.bonuses || {})) {
           if (pts) parts.push(h("li", {}, `${BONUS[name] || name} +${pts}`));
         }
