@@ -81,8 +81,12 @@ def test_a_tap_in_the_simulator_appears_on_the_page(table, page_of):
     tap(page, table, "kingdomino/domino/31")
     assert "Domino 31 is on the table." in page.inner_text("#log")
     assert "31" not in page.inner_text("#todo").split(":")[1]
+    page.eval_on_selector("#kd-now", "el => { el.dataset.kept = 'yes'; }")
     tap(page, table, "kingdomino/domino/7")  # not in the line: refused with its sentence
     assert "7" in page.inner_text("#refusal-text")
+    # The refusal changed the play-by-play, not the board: the board's buttons were not
+    # replaced (a touch landing on a replaced button is lost).
+    assert page.query_selector("#kd-now[data-kept='yes']") is not None
     assert page.errors == []
 
 
