@@ -58,9 +58,14 @@ def chest_side_gem(table: Table) -> str:
 
 
 def place_by_touch(page: Any, turn: int) -> None:
-    """Turn the domino until the page highlights a square for its first half, touch one (a
-    different one from turn to turn, as a family would choose), check the preview, place it."""
-    # (By selector, never by element handle: a snapshot redraws the board under the finger.)
+    """Turn the domino with the page's Turn button (some turns each time, then on until the page
+    highlights a square for its first half), touch one (a different one from turn to turn, as a
+    family would choose), check the preview, place it."""
+    # (By selector, never by element handle: the board is drawn anew after every move.)
+    for _ in range(turn % 4):  # a family turns the domino this way and that
+        facing = page.inner_text("#facing")
+        page.click("#rotate")
+        assert page.inner_text("#facing") != facing
     for _ in range(4):
         legal = page.eval_on_selector_all("button.cell.legal", "els => els.map(e => e.dataset.at)")
         if legal:
