@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    web_requests.attach(daemon)  # the phone page's pairing desk and feed
+    web_requests.attach(daemon, context)  # the phone page's pairing desk, feed and check
     for kind, handler in web_requests.HANDLERS.items():
         register_request(kind, handler)
     control = ControlServer(socket_path(config.state_dir), lambda req: dispatch(daemon, req),
