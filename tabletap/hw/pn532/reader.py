@@ -219,6 +219,10 @@ class Pn532Reader:
             # timeout, so a tag leaving mid-read would look like a silent chip (ReplyTimeout and
             # a drain); 0x08 = 12.8 ms gets the chip's own "tag gone" status (0x01) first.
             self._call(RF_CONFIGURATION, [0x02, 0x00, 0x0B, COMM_TIMEOUT], 0)
+            if self._failures:
+                # it answered: whatever fails next is a new silence (a dropped reply followed by
+                # a brown-out is two short ones, not one long enough to count as missing)
+                self._failing_since = None
         except NoAnswer:
             self._pn = None
             raise
@@ -247,7 +251,7 @@ class Pn532Reader:
         self._failures += 1
         self.stats["no_answer"] += 1
         now = self.clock.now() if self.clock is not None else 0.0
-        if self._failures == 1:
+        if self._failing_since is None:
             self._failing_since = now
         long_enough = self.clock is None or (
             now - (self._failing_since or now) >= self.unavailable_seconds
@@ -299,7 +303,7 @@ class Pn532Reader:
         return self._answered_poll(targets)
 
     def _answered_poll(self, targets: list[tuple[int, bytes]]) -> Poll:
-        self._failures = 0
+        self._failures, self._failing_since = 0, None
         self._answered = True
         self._empty = 0 if targets else self._empty + 1
         before = self.stats["reads"]
