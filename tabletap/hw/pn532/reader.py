@@ -9,6 +9,11 @@ in the last few polls is missing, the poll lists again at once, up to `relists` 
 `_relist`). A target whose SEL_RES says it is no NFC Forum type 2 tag (a MIFARE Classic, an
 ISO-DEP card) is reported by UID alone: its memory is not read.
 
+An empty reader waits for a tap instead of being polled (`arm`, the default): it leaves one
+InListPassiveTarget with MaxRetries 0xFF outstanding, the daemon's loop waits on its
+`wait_handle()` together with every other waiting reader's, and the poll after the chip answered
+picks the answer up. While it waits a poll costs no exchange (docs/nfc.md, "Waiting for a tap").
+
 Failure handling follows the field reports (docs/hardware-notes.md): a garbled reply (bad checksum,
 unexpected frame) is `Poll(garbled=True)`, never an empty field; a chip that does not answer is
 re-initialised on the next poll (it may have been power-cycled and lost its configuration; a reset
