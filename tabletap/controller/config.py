@@ -29,6 +29,7 @@ class ReaderConfig(Strict):
     cs: str | None = None  # spi: chip-select board pin name, e.g. D5
     address: int = 0x24  # i2c
     reset_pin: str | None = None  # optional RSTPDN wiring
+    irq_pin: str | None = None  # spi/i2c: optional P70_IRQ wiring (e.g. D25): waits for taps
     timeout: float = 0.05  # seconds the adapter waits for one frame
     # waiting for a tap (0: off, the reader is polled): an empty reader leaves one armed
     # listing with the chip and the loop waits on every such reader at once; it is renewed

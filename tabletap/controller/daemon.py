@@ -75,6 +75,19 @@ class SupervisedReader:
         return not self.missing and (self.unsure or self.tracker.unsettled())
 
 
+def pause_after_pass(
+    readers: list[SupervisedReader], period: float, resting_period: float | None,
+    confirm_period: float | None,
+) -> float:
+    """The loop's pause after a pass (Daemon.poll_wait, and the bench's and tests' loop)."""
+    wait = period
+    if resting_period is not None and any(sup.tracker.present() for sup in readers):
+        wait = min(wait, resting_period)
+    if confirm_period is not None and any(sup.wants_confirm() for sup in readers):
+        wait = min(wait, confirm_period)
+    return wait
+
+
 def wait_for_readers(readers: list[Any], clock: Clock, seconds: float) -> None:
     """Wait up to `seconds` for an answer from any reader that waits for a tap, all at once
     (each offers `wait_handle()`: a file descriptor waited on with `selectors`, or the
@@ -103,7 +116,7 @@ class Daemon:
     identifier: Identifier
     poll_period: float = 0.1
     miss_threshold: int = 2
-    # the defaults of poll.resting_period and poll.confirm_period (docs/nfc.md, "The loop")
+    # the defaults of poll.resting_period and poll.confirm_period (docs/nfc.md, "Waiting for a tap")
     resting_period: float | None = 0.06
     confirm_period: float | None = 0.02
     state_lock: StateLock | None = None  # held while the daemon plays this state folder
@@ -175,16 +188,9 @@ class Daemon:
         something (a piece missed once, a garbled or failed poll), `resting_period` while a
         piece rests on any reader (a lift is then seen sooner), else `period`. Readers waiting
         for a tap wake the loop at once whatever this says (`idle`)."""
-        wait = period
-        if resting_period is not None and any(
-            sup.tracker.present() for sup in self._supervised.values()
-        ):
-            wait = min(wait, resting_period)
-        if confirm_period is not None and any(
-            sup.wants_confirm() for sup in self._supervised.values()
-        ):
-            wait = min(wait, confirm_period)
-        return wait
+        return pause_after_pass(
+            list(self._supervised.values()), period, resting_period, confirm_period
+        )
 
     def idle(self, seconds: float) -> None:
         """The loop's pause between passes: up to `seconds`, cut short by a tap on any reader

@@ -140,7 +140,7 @@ class Pn532Reader:
         # chip keeps activating and answers a few ms after a tag arrives, while the daemon's
         # loop waits on every armed reader at once (`wait_handle`) instead of polling. Renewing
         # it (an ACK aborts it, a new one is sent and ACK'd) is what shows the chip is still
-        # alive. UART only (the transport must offer `reply_waiting`); docs/nfc.md.
+        # alive. UART, or SPI/I2C with the IRQ line wired (the transport `waits`); docs/nfc.md.
         self.arm = arm
         self._armed_at: float | None = None  # when the outstanding armed listing was sent
         # empty listings in a row before a poll waits: the daemon's miss_threshold (default 2),
@@ -340,7 +340,7 @@ class Pn532Reader:
             and self._armed_at is None
             and self._empty >= self.arm_after
             and self._pn is not None
-            and hasattr(self.transport, "reply_waiting")
+            and getattr(self.transport, "waits", False)
         )
 
     def _now(self) -> float:
@@ -351,6 +351,12 @@ class Pn532Reader:
         0xFF; PN532 user manual, RFConfiguration item 5) and return once it is ACK'd, without
         waiting for the answer: the driver's `send_command`, the first half of its
         `call_function` (its `listen_for_passive_target` asks for one target only)."""
+        try:
+            self.transport.wait_handle()  # type: ignore[attr-defined]
+        except Exception as exc:  # noqa: BLE001 - e.g. gpiozero cannot watch the IRQ pin
+            log.error("reader %s: cannot wait for taps (%s); it is polled instead", self.name, exc)
+            self.arm = 0.0
+            return
         if self._release_due:
             self._release_due = False
             self._call(IN_RELEASE, [0x00], 1)

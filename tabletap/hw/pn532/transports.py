@@ -16,7 +16,7 @@ from adafruit_pn532.adafruit_pn532 import PN532
 
 from tabletap.controller.ports import Clock
 from tabletap.hw.pn532.buswait import ACK_FRAME, ReadyWaitingI2c, ReadyWaitingSpi
-from tabletap.hw.pn532.framing import FramedSerial, SerialLike
+from tabletap.hw.pn532.framing import FramedSerial, PortGone, SerialLike
 from tabletap.hw.pn532.waiting import FdWait
 
 
@@ -97,6 +97,8 @@ class UartTransport:
         if self._framed is not None:
             self._framed.drain()
 
+    waits = True  # the port's own descriptor says when an answer comes
+
     def reply_waiting(self) -> bool:
         """Whether the chip has begun to answer (an armed listing found a tag); never blocks."""
         return self._framed is not None and self._framed.reply_waiting()
@@ -159,19 +161,46 @@ class BusTransport:
     def __init__(
         self, make_driver: Callable[[], PN532], description: str,
         release: Callable[[], None] | None = None, reset: ResetLine | None = None,
+        irq: Any = None,
     ) -> None:
         self._make_driver = make_driver
         self._release = release
         self.description = description
         self.reset = reset
+        # the chip's P70_IRQ line (hw/pn532/irq.py: ready(), handle(), close()), if wired:
+        # then the reader can wait for a tap as on UART
+        self.irq = irq
+        self._driver: PN532 | None = None
+
+    @property
+    def waits(self) -> bool:
+        return self.irq is not None
 
     def connect(self) -> PN532:
-        return self._make_driver()
+        self._driver = self._make_driver()
+        return self._driver
+
+    def reply_waiting(self) -> bool:
+        """The IRQ line is low: the chip has an answer for the host (never blocks)."""
+        return self.irq is not None and bool(self.irq.ready())
+
+    def wait_handle(self) -> Any:
+        return self.irq.handle() if self.irq is not None else None
+
+    def abort(self) -> None:
+        """Send the chip an ACK frame through the driver's own bus write (SPI: with the
+        data-write prefix), which aborts the command it is working on."""
+        if self._driver is not None:
+            try:
+                self._driver._write_data(ACK_FRAME)
+            except OSError as exc:
+                raise PortGone(f"the bus failed: {exc}") from exc
 
     def drain(self) -> None:
         pass
 
     def disconnect(self) -> None:
+        self._driver = None
         if self._release is not None:
             try:
                 self._release()

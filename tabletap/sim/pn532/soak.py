@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tabletap.controller.config import PollConfig
-from tabletap.controller.daemon import SupervisedReader, wait_for_readers
+from tabletap.controller.daemon import SupervisedReader, pause_after_pass, wait_for_readers
 from tabletap.controller.ports import Clock, TagReader
 from tabletap.controller.presence import PresenceEvent, PresenceTracker
 
@@ -46,12 +46,7 @@ class PollLoop:
 
     def pause(self) -> float:
         """The pause after a pass: Daemon.poll_wait's rule."""
-        wait = self.period
-        if self.resting_period is not None and any(s.tracker.present() for s in self.all):
-            wait = min(wait, self.resting_period)
-        if self.confirm_period is not None and any(s.wants_confirm() for s in self.all):
-            wait = min(wait, self.confirm_period)
-        return wait
+        return pause_after_pass(self.all, self.period, self.resting_period, self.confirm_period)
 
     def _wait(self, started: float) -> None:
         wait = self.pause()
