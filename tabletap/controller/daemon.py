@@ -97,14 +97,24 @@ def wait_for_readers(readers: list[Any], clock: Clock, seconds: float) -> None:
     handles = []
     for reader in readers:
         get = getattr(reader, "wait_handle", None)
-        handle = get() if get is not None else None
+        try:
+            handle = get() if get is not None else None
+        except Exception:  # noqa: BLE001 - a port that just died: the next poll finds out
+            log.debug("reader %s: no handle to wait on", getattr(reader, "name", "?"),
+                      exc_info=True)
+            handle = None
         if handle is not None:
             handles.append(handle)
     if not handles:
         clock.sleep(seconds)
         return
     kind = type(handles[0])
-    kind.wait_all([h for h in handles if type(h) is kind], seconds)
+    started = clock.now()
+    try:
+        kind.wait_all([h for h in handles if type(h) is kind], seconds)
+    except Exception:  # noqa: BLE001 - a descriptor closed under the wait must not end the loop
+        log.exception("waiting on the readers failed; sleeping instead")
+        clock.sleep(seconds - (clock.now() - started))
 
 
 @dataclass

@@ -198,3 +198,30 @@ def test_a_missing_reader_is_not_waited_on(table):
         for _ in range(40):
             table.clock.sleep(0.1)
             loop.supervised.reader.poll()
+
+
+def test_a_wait_that_fails_does_not_end_the_loop(table, caplog):
+    """A descriptor closed under the wait (a USB adapter pulled out between the poll and the
+    select) is logged and slept through: nothing may end the daemon's loop."""
+    from tabletap.controller.daemon import wait_for_readers
+
+    r, w = os.pipe()
+    os.close(r)
+    os.close(w)
+
+    class Gone:
+        name = "chest"
+
+        def wait_handle(self) -> FdWait:
+            return FdWait(r)  # closed
+
+    class Broken:
+        name = "pond"
+
+        def wait_handle(self) -> FdWait:
+            raise OSError("port not open")
+
+    t0 = table.clock.now()
+    wait_for_readers([Broken(), Gone()], table.clock, 0.1)
+    assert table.clock.now() - t0 >= 0.1 - 1e-9
+    assert "waiting on the readers failed" in caplog.text
