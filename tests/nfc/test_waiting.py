@@ -225,3 +225,15 @@ def test_a_wait_that_fails_does_not_end_the_loop(table, caplog):
     wait_for_readers([Broken(), Gone()], table.clock, 0.1)
     assert table.clock.now() - t0 >= 0.1 - 1e-9
     assert "waiting on the readers failed" in caplog.text
+
+
+def test_a_port_unplugged_while_the_reader_waits_is_reopened(table):
+    loop = waiting_loop(table)
+    reader = loop.supervised.reader
+    ports = table.context["ports"]["chest"]
+    ports[-1].unplugged = True
+    assert loop.supervised.poll(table.clock.now()) == []  # garbled: "still what it was"
+    assert reader.wait_handle() is None and not ports[0].is_open
+    table.world.place("chest", SimTag.for_piece(GOLD))
+    assert loop.run_until(lambda evs: any(e.kind == "placed" for e in evs)) is not None
+    assert len(ports) == 2

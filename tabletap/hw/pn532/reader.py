@@ -369,7 +369,9 @@ class Pn532Reader:
         the second half of `call_function`); None while it is still waiting. Every `arm`
         seconds an unanswered one is aborted and sent again: the new ACK shows the chip is
         still there (a chip that lost power and restarted would wait for a wake-up for ever)."""
-        if self.transport.reply_waiting():  # type: ignore[attr-defined]
+        with self._wire():  # a port that failed under the wait is NoAnswer(port_gone)
+            answered = self.transport.reply_waiting()  # type: ignore[attr-defined]
+        if answered:
             self._armed_at = None
             return self._parse_targets(self._response(IN_LIST_PASSIVE_TARGET, 1 + 15 * 2))
         if self._now() - (self._armed_at or 0.0) < self.arm:
