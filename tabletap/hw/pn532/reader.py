@@ -154,7 +154,8 @@ class Pn532Reader:
         self._failures = 0
         # With quick polls (poll.resting_period) three failed polls can be a 0.1 s blip: the
         # reader then counts as missing only once it has also failed for this long (clock)
-        self.clock = clock
+        # (waiting needs a clock: an armed listing is renewed every `arm` seconds)
+        self.clock = clock if clock is not None or not arm else SystemClock()
         self.unavailable_seconds = unavailable_seconds
         self._failing_since: float | None = None
         self._cache: dict[bytes, _Cached] = {}
