@@ -126,14 +126,14 @@ class Daemon:
     identifier: Identifier
     poll_period: float = 0.1
     miss_threshold: int = 2
-    # the defaults of poll.resting_period and poll.confirm_period (docs/nfc.md, "Waiting for a tap")
-    resting_period: float | None = 0.06
-    confirm_period: float | None = 0.02
     state_lock: StateLock | None = None  # held while the daemon plays this state folder
     # Parent cards (`admin/<n>`) go here, never to the game, and every tag while a box is being
     # enrolled: an object with tap(reader, piece, now), takes_tag(kind, reader, tag) and
     # tick(now), the phone page's desk (controller.web_requests.attach).
     admin: Any = None
+    # the defaults of poll.resting_period and poll.confirm_period (docs/nfc.md, "Waiting for a tap")
+    resting_period: float | None = 0.06
+    confirm_period: float | None = 0.02
     _supervised: dict[str, SupervisedReader] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
