@@ -143,7 +143,9 @@ def _open_locked(
             session.speaker.say(spoken(notice))
     session.show_turn()
     return Daemon(session, readers, outputs.buttons, clock, Identifier(registry),
-                  config.poll.period, config.poll.miss_threshold, state_lock=lock)
+                  config.poll.period, config.poll.miss_threshold, state_lock=lock,
+                  resting_period=config.poll.resting_period,
+                  confirm_period=config.poll.confirm_period)
 
 
 def mismatch(header: GameHeader, spec: GameSpec | None) -> list[str]:

@@ -129,8 +129,9 @@ def run(args: argparse.Namespace) -> int:
                     answer = simulator.command(line, daemon.session.table)
                     if answer:
                         print(answer, flush=True)
-            wait = daemon.poll_wait(config.poll.period, config.poll.resting_period)
-            clock.sleep(wait - (clock.now() - started))
+            wait = daemon.poll_wait(config.poll.period, config.poll.resting_period,
+                                    config.poll.confirm_period)
+            daemon.idle(wait - (clock.now() - started))  # a tap on a waiting reader ends it
             sys.stdout.flush()
     finally:
         systemd.stopping()
