@@ -79,6 +79,16 @@ class Regions:
         self.members[into].append(pos)
         self.crowns[into] += square.crowns
 
+    def largest(self) -> int:
+        """The first tie-break: the squares of the largest territory (Breakdown's)."""
+        return max(map(len, self.members.values()), default=0)
+
+    def all_crowns(self, gems: Sequence[PlacedGem] = ()) -> int:
+        """The second tie-break: every crown, gem crowns included, skulls or not
+        (Breakdown.crowns)."""
+        return sum(self.crowns.values()) + sum(
+            int(value) for gem in gems for value in gem.quarters if value != SKULL)
+
     def points(self, gems: Sequence[PlacedGem] = ()) -> int:
         """The score before variant bonuses: squares × (crowns + gem crowns pointing in), 0
         for a territory a skull points at (scoring.score_kingdom's rules)."""
