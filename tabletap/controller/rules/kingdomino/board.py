@@ -66,7 +66,7 @@ class Board:
     """The bits of one kingdom's squares. `cells` and `n` name the dict it was read from and
     how many squares it had, so a kingdom edited behind its back is noticed (`reads`)."""
 
-    __slots__ = ("cells", "n", "occupied", "land", "rmin", "rmax", "cmin", "cmax")
+    __slots__ = ("cells", "n", "occupied", "land", "rmin", "rmax", "cmin", "cmax", "_memo")
 
     def __init__(self, cells: Mapping[Pos, Square]) -> None:
         self.cells = cells
@@ -75,6 +75,9 @@ class Board:
         self.land: dict[str, int] = {}
         self.rmin = self.cmin = 1 << 30
         self.rmax = self.cmax = -(1 << 30)
+        # the last facing_masks answer, (size, left, right, masks): legal_actions lists a
+        # domino's placements and apply then checks one of them on a copy of the same squares
+        self._memo: tuple[int, str, str, tuple[int, ...] | None] | None = None
 
     @classmethod
     def of(cls, cells: Mapping[Pos, Square]) -> Board | None:
@@ -95,6 +98,7 @@ class Board:
         new.cells, new.n, new.occupied = cells, self.n, self.occupied
         new.land = dict(self.land)
         new.rmin, new.rmax, new.cmin, new.cmax = self.rmin, self.rmax, self.cmin, self.cmax
+        new._memo = self._memo
         return new
 
     def add(self, pos: Pos, square: Square) -> bool:
@@ -106,7 +110,8 @@ class Board:
         return True
 
     def _add(self, pos: Pos, square: Square) -> None:
-        b = 1 << bit(pos)
+        self._memo = None
+        b = 1 << ((pos[0] + OFFSET) * WIDTH + pos[1] + OFFSET)
         self.occupied |= b
         self.land[square.terrain] = self.land.get(square.terrain, 0) | b
         r, c = pos
@@ -124,6 +129,14 @@ class Board:
         (`left`, then `right` one step on) may go: both squares empty and inside the
         size×size window, one half beside the castle or its own landscape (check_placement's
         rules). None when the window leaves the board (a kingdom built by hand)."""
+        memo = self._memo
+        if memo is not None and memo[0] == size and memo[1] == left and memo[2] == right:
+            return memo[3]
+        masks = self._facing_masks(size, left, right)
+        self._memo = (size, left, right, masks)
+        return masks
+
+    def _facing_masks(self, size: int, left: str, right: str) -> tuple[int, ...] | None:
         lo_r, hi_r = self.rmax - size + 1, self.rmin + size - 1
         lo_c, hi_c = self.cmax - size + 1, self.cmin + size - 1
         if lo_r < -LIMIT or hi_r > LIMIT or lo_c < -LIMIT or hi_c > LIMIT:
@@ -169,5 +182,6 @@ class Board:
         outside it, which a kingdom with a board never holds; rows and columns 7 are never
         set.)"""
         occupied = self.occupied
-        return [corner for corner in corners
-                if inside(corner) and occupied >> bit(corner) & _CORNER == _CORNER]
+        return [(r, c) for r, c in corners
+                if -LIMIT <= r <= LIMIT and -LIMIT <= c <= LIMIT
+                and occupied >> ((r + OFFSET) * WIDTH + c + OFFSET) & _CORNER == _CORNER]

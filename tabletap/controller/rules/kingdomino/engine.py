@@ -21,6 +21,7 @@ from tabletap.controller.rules.kingdomino.board import SQUARE
 from tabletap.controller.rules.kingdomino.dominoes import dominoes
 from tabletap.controller.rules.kingdomino.kingdom import (
     FACING_NAMES,
+    FACINGS,
     Placement,
     check_placement,
 )
@@ -279,8 +280,7 @@ class KingdominoEngine:
             waiting.append(f"turn {n} treasure token{'s' if n > 1 else ''} gem side up and tap it")
         if waiting:
             raise Rejection("confirm-first", "First " + " and ".join(waiting) + ".")
-        expected = {"claim": ("claim",), "place": ("place", "discard"), "treasure": ("treasure",)}
-        if action.action not in expected[state.step]:
+        if action.action not in _EXPECTED[state.step]:
             raise Rejection("wrong-step", self._what_now(state))
 
     def _what_now(self, state: KingdominoState) -> str:
@@ -358,14 +358,16 @@ class KingdominoEngine:
         number = self._check_own(s, a)
         player = self._acting(s)
         k = s.own_kingdom(player)
-        placement = Placement(number, a.at, a.facing)  # type: ignore[arg-type]
         domino = dominoes()[number]
         facing = _FACING_INDEX.get(a.facing)  # type: ignore[arg-type]
         board = k.bits()
         if facing is None or board is None or not isinstance(a.at, tuple) or not board.allows(
                 s.size, domino.left.terrain, domino.right.terrain, a.at, facing):
-            check_placement(k.cells, s.size, domino, placement)  # says why not
-        first, second = placement.squares()
+            # says why not (the board only ever tells a legal placement)
+            check_placement(k.cells, s.size, domino, Placement(number, a.at, a.facing))  # type: ignore[arg-type]
+        first = a.at
+        dr, dc = FACINGS[a.facing]  # type: ignore[index]
+        second = (first[0] + dr, first[1] + dc)  # type: ignore[index]
         k.place(first, domino.left)
         k.place(second, domino.right)
         k.placed.append(number)
@@ -511,6 +513,8 @@ ENGINE = KingdominoEngine()
 _PLACES: dict[tuple[int, int, int, str], Action] = {}
 
 
+# the actions each step takes (the table's confirm and reveal aside)
+_EXPECTED = {"claim": ("claim",), "place": ("place", "discard"), "treasure": ("treasure",)}
 _FACING_INDEX: dict[str, int] = {name: i for i, name in enumerate(FACING_NAMES)}
 # the same Actions by board code (number << 10 | Board.codes' code), for legal_actions
 _CODED: dict[int, Action] = {}
