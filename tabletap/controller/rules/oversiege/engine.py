@@ -10,7 +10,6 @@ accepted play returns the fork.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from tabletap.controller.rules.base import JSON, Event, Outcome, Rejection
@@ -29,6 +28,7 @@ from tabletap.controller.rules.oversiege.data import (
 from tabletap.controller.rules.oversiege.pieces import Piece, castle_id, parse_piece
 from tabletap.controller.rules.oversiege.setup import build_state
 from tabletap.controller.rules.oversiege.state import HAND_KEPT, OversiegeState, Side, draw_count
+from tabletap.controller.rules.sharing import peek
 
 
 class OversiegeEngine:
@@ -39,6 +39,12 @@ class OversiegeEngine:
         self._decks: dict[str, list[str]] = {}  # player -> deck_cards(player), read once
         self._castles: dict[str, list[str]] = {}  # player -> castle piece ids, built once
         self._kinds: dict[str, list[tuple[str, str]]] = {}  # player -> (card, kind), once
+        # Verdicts legal_actions reuses from state to state, keyed by everything they read
+        # (see _situation, _signature): check_card on an own loose card, the aims a kind of
+        # projectile has at one side, and the doubles worked out by apply. Bounded: cleared
+        # when full.
+        self._verdicts: dict[Any, Any] = {}
+        self._actions: dict[tuple[str, str | None, tuple[str, ...]], Action] = {}
 
     # -- the Engine contract ------------------------------------------------------------------
 
@@ -80,12 +86,25 @@ class OversiegeEngine:
         they touch."""
         if state.over:
             return []
+        if len(self._verdicts) > 200_000:
+            self._verdicts.clear()
         aims: dict[str, list[str]] = {}
         out: list[Action] = []
-        candidates = self._candidates(state, aims, partial(self._card_ok, state))
+        ids: dict[str, int] = {}
+        candidates = self._candidates(state, aims, self._card_keeper(state), ids)
         aimed = {kind: set(targets) for kind, targets in aims.items()}
+        rebuilds: dict[str, bool | None] = {}  # one verdict per target for every rebuild card
         for action in candidates:
-            decided = self._decided(state, action, aimed)
+            kind = action.kind
+            if kind == "discard" or kind == "blockade":
+                decided: bool | None = True
+            elif kind == "rebuild" and len(action.targets) == 1:
+                target = action.targets[0]
+                decided = rebuilds.get(target)
+                if decided is None:
+                    decided = rebuilds[target] = self._decided(state, action, aimed, ids)
+            else:
+                decided = self._decided(state, action, aimed, ids)
             if decided is None:
                 try:
                     self.apply(state, action)
@@ -97,8 +116,45 @@ class OversiegeEngine:
                 out.append(action)
         return out
 
+    def _card_keeper(self, state: OversiegeState) -> Callable[[str, bool], bool]:
+        """check_card's verdict on one of the current player's own loose cards (neither in
+        play nor discarded), remembered across states by everything it reads: the card's
+        kind, playing or discarding, the hand at two or fewer, nothing drawn this turn, the
+        kinds of armaments in play and whether a blockade stands (see _card_fault)."""
+        side = state.sides[state.current]
+        situation = (side.hand <= HAND_KEPT, state.drawn == 0,
+                     tuple(sorted(self._kind(a) for a in side.armaments)),
+                     side.blockade is None)
+        verdicts = self._verdicts
+
+        def keep(card: str, playing: bool) -> bool:
+            key = ("card", situation, self._kind(card), playing)
+            ok = verdicts.get(key)
+            if ok is None:
+                ok = verdicts[key] = self._card_ok(state, card, playing)
+            return ok
+
+        return keep
+
+    def _side_id(self, state: OversiegeState, player: str, ids: dict[str, int]) -> int:
+        """A number for everything about a player's side that aiming at it reads (_check_hit,
+        and a double's apply): what is destroyed, whether the crown is taken, armaments and
+        blockade. The same number for the same values, in any state (noted in `ids` for one
+        listing)."""
+        number = ids.get(player)
+        if number is None:
+            side = peek(state.sides, player)
+            signature = ("side", player, tuple(side.destroyed), side.chamber_open,
+                         tuple(side.armaments), side.blockade)
+            number = self._verdicts.get(signature)
+            if number is None:
+                number = self._verdicts[signature] = len(self._verdicts)
+            ids[player] = number
+        return number
+
     def _decided(
-        self, state: OversiegeState, action: Action, aims: dict[str, set[str]]
+        self, state: OversiegeState, action: Action, aims: dict[str, set[str]],
+        ids: dict[str, int] | None = None,
     ) -> bool | None:
         """Whether a candidate whose card passed `check_card` is legal, for the plays whose
         handler checks nothing else; None: ask `apply`. Mirrors `_discard`, `_blockade`,
@@ -129,33 +185,35 @@ class OversiegeEngine:
                         return True
                 elif self._deck_of(first) != self._deck_of(second):
                     return False
-            return self._noted(state, action, first, second)
+            return self._noted(state, action, first, second, {} if ids is None else ids)
         if kind == "key" and len(action.targets) == 1:
             return self._key_fault(state, state.current, action.targets[0]) is None
         if kind == "rebuild" and len(action.targets) == 1:
             return self._rebuild_fault(state, state.current, action.targets[0]) is None
         return None
 
-    def _noted(self, state: OversiegeState, action: Action, first: str, second: str) -> bool:
-        """The verdict on a double or a rebuild whose card already passed check_card, worked
-        out by `apply` once and noted on the first target's side: past check_card, they depend
-        on the targets' sides and the teams alone, and a side is never changed in place, so
-        the note holds while both sides are the same objects (states share the sides a play
-        did not touch)."""
-        one, two = self._side_of(state, first), self._side_of(state, second)
-        if one is None or two is None:
+    def _noted(
+        self, state: OversiegeState, action: Action, first: str, second: str,
+        ids: dict[str, int],
+    ) -> bool:
+        """The verdict on a double whose card already passed check_card, worked out by `apply`
+        once and remembered: past check_card, it depends on the targets' sides and the
+        attacker's team alone, so it is kept under their numbers (_side_id)."""
+        one, two = self._deck_of(first), self._deck_of(second)
+        if one not in state.sides or two not in state.sides:
             return False
-        key = (state.current, self._kind(action.card or ""), first, second)
-        note = one.notes.get(key)
-        if note is not None and note[0] is two:
-            return bool(note[1])
-        try:
-            self.apply(state, action)
-        except Rejection:
-            ok = False
-        else:
-            ok = True
-        one.notes[key] = (two, ok)
+        key = ("double", tuple(state.team_of(state.current)), self._kind(action.card or ""),
+               first, second, self._side_id(state, one, ids),  # type: ignore[arg-type]
+               self._side_id(state, two, ids))  # type: ignore[arg-type]
+        ok = self._verdicts.get(key)
+        if ok is None:
+            try:
+                self.apply(state, action)
+            except Rejection:
+                ok = False
+            else:
+                ok = True
+            self._verdicts[key] = ok
         return ok
 
     def _deck(self, player: str) -> list[str]:
@@ -692,31 +750,34 @@ class OversiegeEngine:
         return card.split("/")[2]
 
     def _aims(
-        self, state: OversiegeState, player: str, kind: str, targets: list[str]
+        self, state: OversiegeState, player: str, kind: str,
+        by_side: list[tuple[str, list[str]]], ids: dict[str, int],
     ) -> list[str]:
-        """The targets `_check_hit` allows; each verdict is noted on the target's side (it
-        depends on that side and the teams alone) and reused while the side is shared."""
-        aims = []
-        for target in targets:
-            side = self._side_of(state, target)
-            key = (player, kind, target)
-            ok = side.notes.get(key) if side is not None else None
-            if ok is None:
-                try:
-                    self._check_hit(state, player, kind, target)
-                except Rejection:
-                    ok = False
-                else:
-                    ok = True
-                if side is not None:
-                    side.notes[key] = ok
-            if ok:
-                aims.append(target)
+        """The targets `_check_hit` allows, of each side's (side, its targets). The verdicts
+        on one side's targets depend on that side and the attacker's team alone, so they are
+        remembered under the side's number (_side_id) and reused while it looks the same."""
+        aims: list[str] = []
+        team = tuple(state.team_of(player))
+        verdicts = self._verdicts
+        for other, targets in by_side:
+            key = ("aims", team, kind, self._side_id(state, other, ids))
+            hit = verdicts.get(key)
+            if hit is None:
+                hit = verdicts[key] = [t for t in targets
+                                       if self._aim_ok(state, player, kind, t)]
+            aims += hit
         return aims
+
+    def _aim_ok(self, state: OversiegeState, player: str, kind: str, target: str) -> bool:
+        try:
+            self._check_hit(state, player, kind, target)
+        except Rejection:
+            return False
+        return True
 
     def _candidates(
         self, state: OversiegeState, aims_by_kind: dict[str, list[str]] | None = None,
-        keep: Callable[[str, bool], bool] | None = None,
+        keep: Callable[[str, bool], bool] | None = None, ids: dict[str, int] | None = None,
     ) -> list[Action]:
         """Every play worth judging now, legal or not (legal_actions judges them); the aims
         found for each kind of projectile are left in `aims_by_kind`. With `keep`, only the
@@ -725,13 +786,16 @@ class OversiegeEngine:
         discarded, and check_card's verdict on such a card depends on its kind alone."""
         if aims_by_kind is None:
             aims_by_kind = {}
+        if ids is None:
+            ids = {}
         player = state.current
         side = state.sides[player]
+        act = self._action
         known = set(side.in_play()) | set(side.discard)
         loose = [ck for ck in self._deck_kinds(player) if ck[0] not in known]
-        out: list[Action] = [Action("end-turn")]
+        out: list[Action] = [act("end-turn")]
         if keep is None:
-            out += [Action("discard", c) for c, _ in loose]
+            out += [act("discard", c) for c, _ in loose]
         else:
             verdicts: dict[tuple[str, bool], bool] = {}
 
@@ -741,45 +805,60 @@ class OversiegeEngine:
                     ok = verdicts[(kind, playing)] = keep(card, playing)
                 return ok
 
-            out += [Action("discard", c) for c, k in loose if kept(c, k, False)]
+            out += [act("discard", c) for c, k in loose if kept(c, k, False)]
             loose = [(c, k) for c, k in loose if kept(c, k, True)]
         targets: list[str] = []
+        by_side: list[tuple[str, list[str]]] = []  # each opponent's targets
         chambers: list[str] = []
         rebuildable: list[str] = []
+        team = state.team_of(player)
         for other in state.players:
-            o = state.sides[other]
             parts = self._castle(other)
-            if other in state.team_of(player):
+            if other in team:
                 rebuildable += parts
             else:
-                targets += parts + o.in_play()
+                mine = parts + peek(state.sides, other).in_play()
+                targets += mine
+                by_side.append((other, mine))
                 chambers.append(self._chamber(other))
         for card, kind in loose:
             if kind in ARMAMENTS:
-                out.append(Action("armament", card))
-                out += [Action("armament", card, (old,)) for old in side.armaments]
+                out.append(act("armament", card))
+                out += [act("armament", card, (old,)) for old in side.armaments]
             elif kind in PROJECTILES:
                 hits = self.cards.projectiles[kind].hits
                 aims = aims_by_kind.get(kind)
                 if aims is None:
-                    aims = aims_by_kind[kind] = self._aims(state, player, kind, targets)
+                    aims = aims_by_kind[kind] = self._aims(state, player, kind, by_side, ids)
                 if hits == 1:
-                    out += [Action("attack", card, (t,)) for t in aims]
+                    out += [act("attack", card, (t,)) for t in aims]
                 else:
                     # a first hit can open the way for a second (the last tower, then the
                     # entrance), so second aims are every aim or entrance; apply() judges.
                     seconds = aims + [t for t in targets if t.endswith("/" + ENTRANCE)]
-                    out += [Action("attack", card, (a, b))
+                    out += [act("attack", card, (a, b))
                             for a in aims for b in dict.fromkeys(seconds) if a != b]
                     if len(aims) == 1:  # with two aims, each is the other's second target
-                        out.append(Action("attack", card, (aims[0],)))
+                        out.append(act("attack", card, (aims[0],)))
             elif kind == "rebuild":
-                out += [Action("rebuild", card, (t,)) for t in rebuildable]
+                out += [act("rebuild", card, (t,)) for t in rebuildable]
             elif kind == "key":
-                out += [Action("key", card, (c,)) for c in chambers]
+                out += [act("key", card, (c,)) for c in chambers]
             else:
-                out.append(Action("blockade", card))
+                out.append(act("blockade", card))
         return out
+
+    def _action(self, kind: str, card: str | None = None, targets: tuple[str, ...] = ()
+                ) -> Action:
+        """The play as a shared value: a candidate listed again is the same object, so
+        listing does not build a frozen Action for each one every time."""
+        key = (kind, card, targets)
+        action = self._actions.get(key)
+        if action is None:
+            if len(self._actions) > 200_000:
+                self._actions.clear()
+            action = self._actions[key] = Action(kind, card, targets)
+        return action
 
 
 def _still_standing(parts: list[str]) -> str:
