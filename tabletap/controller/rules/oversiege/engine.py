@@ -81,38 +81,25 @@ class OversiegeEngine:
         Generated without applying each candidate (python-chess's way): every play from hand
         first passes `check_card`, judged once per card for all its targets; an aim is judged
         by `_check_hit`, once per kind of projectile; the plays whose handlers check nothing
-        more than that are decided by those checks alone (see `_decided`), and the rest
-        (doubles at one side) are worked out by `apply` on a fork that copies only what
-        they touch."""
+        more than that are decided by those checks alone (`_candidates` judges them as it
+        lists them), and the rest (doubles at one side, remembered under the sides'
+        signatures) are worked out by `apply` on a fork that copies only what they touch."""
         if state.over:
             return []
         if len(self._verdicts) > 200_000:
             self._verdicts.clear()
-        aims: dict[str, list[str]] = {}
+        judged: list[bool | None] = []
+        candidates = self._candidates(state, {}, self._card_keeper(state), {}, judged)
         out: list[Action] = []
-        ids: dict[str, int] = {}
-        candidates = self._candidates(state, aims, self._card_keeper(state), ids)
-        aimed = {kind: set(targets) for kind, targets in aims.items()}
-        rebuilds: dict[str, bool | None] = {}  # one verdict per target for every rebuild card
-        for action in candidates:
-            kind = action.kind
-            if kind == "discard" or kind == "blockade":
-                decided: bool | None = True
-            elif kind == "rebuild" and len(action.targets) == 1:
-                target = action.targets[0]
-                decided = rebuilds.get(target)
-                if decided is None:
-                    decided = rebuilds[target] = self._decided(state, action, aimed, ids)
-            else:
-                decided = self._decided(state, action, aimed, ids)
-            if decided is None:
+        for action, ok in zip(candidates, judged, strict=True):
+            if ok is None:
                 try:
                     self.apply(state, action)
                 except Rejection:
-                    decided = False
+                    ok = False
                 else:
-                    decided = True
-            if decided:
+                    ok = True
+            if ok:
                 out.append(action)
         return out
 
@@ -151,46 +138,6 @@ class OversiegeEngine:
                 number = self._verdicts[signature] = len(self._verdicts)
             ids[player] = number
         return number
-
-    def _decided(
-        self, state: OversiegeState, action: Action, aims: dict[str, set[str]],
-        ids: dict[str, int] | None = None,
-    ) -> bool | None:
-        """Whether a candidate whose card passed `check_card` is legal, for the plays whose
-        handler checks nothing else; None: ask `apply`. Mirrors `_discard`, `_blockade`,
-        `_armament`, `_end_turn`, `_rebuild` and `_key` (through the faults they raise), a
-        single-hit `_attack` and a double at two sides (the property tests compare the result
-        with `apply` on every candidate)."""
-        kind = action.kind
-        if kind in ("discard", "blockade"):
-            return True
-        if kind == "armament":
-            return bool(action.targets) or len(state.sides[state.current].armaments) < 2
-        if kind == "end-turn":
-            return state.sides[state.current].hand <= HAND_KEPT
-        if kind == "attack" and len(action.targets) == 1:
-            part = self._kind(action.card or "")
-            if self.cards.projectiles[part].hits != 1:
-                return None  # a double at a lone card: apply judges that no second is in reach
-            return action.targets[0] in aims[part]
-        if kind == "attack" and len(action.targets) == 2:
-            first, second = action.targets
-            part = self._kind(action.card or "")
-            if self.cards.projectiles[part].hits == 2 and first != second:
-                # A hit changes only its victim's side (and no chamber), so each of two
-                # targets on different sides is judged as if aimed at alone.
-                ok = aims[part]
-                if first in ok and second in ok:  # both aims: known decks, opponents'
-                    if self._deck_of(first) != self._deck_of(second):
-                        return True
-                elif self._deck_of(first) != self._deck_of(second):
-                    return False
-            return self._noted(state, action, first, second, {} if ids is None else ids)
-        if kind == "key" and len(action.targets) == 1:
-            return self._key_fault(state, state.current, action.targets[0]) is None
-        if kind == "rebuild" and len(action.targets) == 1:
-            return self._rebuild_fault(state, state.current, action.targets[0]) is None
-        return None
 
     def _noted(
         self, state: OversiegeState, action: Action, first: str, second: str,
@@ -778,36 +725,50 @@ class OversiegeEngine:
     def _candidates(
         self, state: OversiegeState, aims_by_kind: dict[str, list[str]] | None = None,
         keep: Callable[[str, bool], bool] | None = None, ids: dict[str, int] | None = None,
+        judged: list[bool | None] | None = None,
     ) -> list[Action]:
-        """Every play worth judging now, legal or not (legal_actions judges them); the aims
-        found for each kind of projectile are left in `aims_by_kind`. With `keep`, only the
-        plays of cards it keeps ((card, playing) -> bool) are listed; it is asked about one
-        card of each kind: every card listed is the player's own, neither in play nor
-        discarded, and check_card's verdict on such a card depends on its kind alone."""
+        """Every play worth judging now, legal or not; the aims found for each kind of
+        projectile are left in `aims_by_kind`. With `keep`, only the plays of cards it keeps
+        ((card, playing) -> bool) are listed; it is asked about one card of each kind: every
+        card listed is the player's own, neither in play nor discarded, and check_card's
+        verdict on such a card depends on its kind alone.
+
+        With `judged` (and `keep`: every card listed passed check_card), each candidate's
+        verdict goes into it, in order: whether the play is legal, for the plays whose handler
+        checks nothing else, or None: ask `apply`. They mirror `_discard`, `_blockade`,
+        `_armament`, `_end_turn`, `_rebuild` and `_key` (through the faults they raise), a
+        single-hit `_attack` (its aims) and a double at two sides (a hit changes only its
+        victim's side, so each target is judged as if aimed at alone); a double at one side
+        is `_noted`. The property tests compare legal_actions with `apply` on every
+        candidate."""
         if aims_by_kind is None:
             aims_by_kind = {}
         if ids is None:
             ids = {}
+        judge = judged is not None
         player = state.current
         side = state.sides[player]
         act = self._action
         known = set(side.in_play()) | set(side.discard)
         loose = [ck for ck in self._deck_kinds(player) if ck[0] not in known]
         out: list[Action] = [act("end-turn")]
+        verdicts: list[bool | None] = [side.hand <= HAND_KEPT]
         if keep is None:
             out += [act("discard", c) for c, _ in loose]
         else:
-            verdicts: dict[tuple[str, bool], bool] = {}
+            cards: dict[tuple[str, bool], bool] = {}
 
             def kept(card: str, kind: str, playing: bool) -> bool:
-                ok = verdicts.get((kind, playing))
+                ok = cards.get((kind, playing))
                 if ok is None:
-                    ok = verdicts[(kind, playing)] = keep(card, playing)
+                    ok = cards[(kind, playing)] = keep(card, playing)
                 return ok
 
             out += [act("discard", c) for c, k in loose if kept(c, k, False)]
             loose = [(c, k) for c, k in loose if kept(c, k, True)]
+        verdicts += [True] * (len(out) - 1)
         targets: list[str] = []
+        owner: dict[str, str] = {}  # each target's deck
         by_side: list[tuple[str, list[str]]] = []  # each opponent's targets
         chambers: list[str] = []
         rebuildable: list[str] = []
@@ -819,12 +780,17 @@ class OversiegeEngine:
             else:
                 mine = parts + peek(state.sides, other).in_play()
                 targets += mine
+                owner.update(dict.fromkeys(mine, other))
                 by_side.append((other, mine))
                 chambers.append(self._chamber(other))
+        rebuilds: list[bool | None] | None = None
+        keys: list[bool | None] | None = None
         for card, kind in loose:
             if kind in ARMAMENTS:
                 out.append(act("armament", card))
+                verdicts.append(len(side.armaments) < 2)
                 out += [act("armament", card, (old,)) for old in side.armaments]
+                verdicts += [True] * len(side.armaments)
             elif kind in PROJECTILES:
                 hits = self.cards.projectiles[kind].hits
                 aims = aims_by_kind.get(kind)
@@ -832,20 +798,43 @@ class OversiegeEngine:
                     aims = aims_by_kind[kind] = self._aims(state, player, kind, by_side, ids)
                 if hits == 1:
                     out += [act("attack", card, (t,)) for t in aims]
-                else:
-                    # a first hit can open the way for a second (the last tower, then the
-                    # entrance), so second aims are every aim or entrance; apply() judges.
-                    seconds = aims + [t for t in targets if t.endswith("/" + ENTRANCE)]
-                    out += [act("attack", card, (a, b))
-                            for a in aims for b in dict.fromkeys(seconds) if a != b]
-                    if len(aims) == 1:  # with two aims, each is the other's second target
-                        out.append(act("attack", card, (aims[0],)))
+                    verdicts += [True] * len(aims)
+                    continue
+                # a first hit can open the way for a second (the last tower, then the
+                # entrance), so second aims are every aim or entrance; apply() judges.
+                seconds = aims + [t for t in targets if t.endswith("/" + ENTRANCE)]
+                aimed = set(aims)
+                for a in aims:
+                    for b in dict.fromkeys(seconds):
+                        if a == b:
+                            continue
+                        action = act("attack", card, (a, b))
+                        out.append(action)
+                        if not judge:
+                            continue
+                        if owner.get(a) != owner.get(b):
+                            verdicts.append(b in aimed)
+                        else:
+                            verdicts.append(self._noted(state, action, a, b, ids))
+                if len(aims) == 1:  # with two aims, each is the other's second target
+                    out.append(act("attack", card, (aims[0],)))
+                    verdicts.append(None)  # apply judges that no second is in reach
             elif kind == "rebuild":
                 out += [act("rebuild", card, (t,)) for t in rebuildable]
+                if judge and rebuilds is None:  # the same for every rebuild card
+                    rebuilds = [self._rebuild_fault(state, player, t) is None
+                                for t in rebuildable]
+                verdicts += rebuilds or []
             elif kind == "key":
                 out += [act("key", card, (c,)) for c in chambers]
+                if judge and keys is None:
+                    keys = [self._key_fault(state, player, c) is None for c in chambers]
+                verdicts += keys or []
             else:
                 out.append(act("blockade", card))
+                verdicts.append(True)
+        if judged is not None:
+            judged += verdicts
         return out
 
     def _action(self, kind: str, card: str | None = None, targets: tuple[str, ...] = ()
