@@ -715,6 +715,16 @@ class OversiegeEngine:
             aims += hit
         return aims
 
+    def _key_ok(self, state: OversiegeState, player: str, chamber: str, victim: str,
+                ids: dict[str, int]) -> bool:
+        """_key_fault's verdict on `victim`'s chamber, remembered under the attacker's team
+        and the victim's side (all it reads)."""
+        key = ("key", tuple(state.team_of(player)), chamber, self._side_id(state, victim, ids))
+        ok = self._verdicts.get(key)
+        if ok is None:
+            ok = self._verdicts[key] = self._key_fault(state, player, chamber) is None
+        return ok
+
     def _aim_ok(self, state: OversiegeState, player: str, kind: str, target: str) -> bool:
         try:
             self._check_hit(state, player, kind, target)
@@ -804,18 +814,17 @@ class OversiegeEngine:
                 # entrance), so second aims are every aim or entrance; apply() judges.
                 seconds = aims + [t for t in targets if t.endswith("/" + ENTRANCE)]
                 aimed = set(aims)
+                second = [(b, owner[b], b in aimed) for b in dict.fromkeys(seconds)]
                 for a in aims:
-                    for b in dict.fromkeys(seconds):
+                    deck = owner[a]
+                    for b, other_deck, ok in second:
                         if a == b:
                             continue
                         action = act("attack", card, (a, b))
                         out.append(action)
-                        if not judge:
-                            continue
-                        if owner.get(a) != owner.get(b):
-                            verdicts.append(b in aimed)
-                        else:
-                            verdicts.append(self._noted(state, action, a, b, ids))
+                        if judge:
+                            verdicts.append(ok if other_deck != deck else
+                                            self._noted(state, action, a, b, ids))
                 if len(aims) == 1:  # with two aims, each is the other's second target
                     out.append(act("attack", card, (aims[0],)))
                     verdicts.append(None)  # apply judges that no second is in reach
@@ -828,7 +837,8 @@ class OversiegeEngine:
             elif kind == "key":
                 out += [act("key", card, (c,)) for c in chambers]
                 if judge and keys is None:
-                    keys = [self._key_fault(state, player, c) is None for c in chambers]
+                    keys = [self._key_ok(state, player, c, o, ids)
+                            for c, (o, _) in zip(chambers, by_side, strict=True)]
                 verdicts += keys or []
             else:
                 out.append(act("blockade", card))
