@@ -123,25 +123,34 @@ class OversiegeEngine:
 
         return keep
 
-    def _side_id(self, state: OversiegeState, player: str, ids: dict[str, int]) -> int:
+    def _side_id(self, state: OversiegeState, player: str, ids: dict[Any, int],
+                 part: str = "") -> int:
         """A number for everything about a player's side that aiming at it reads (_check_hit,
-        and a double's apply): what is destroyed, whether the crown is taken, armaments and
-        blockade. The same number for the same values, in any state (noted in `ids` for one
-        listing)."""
-        number = ids.get(player)
+        and a double's apply), the same for the same values in any state (noted in `ids` for
+        one listing). `part` "castle": only what aiming at its castle cards reads (what is
+        destroyed, whether the crown is taken); "play": only what aiming at its cards in play
+        reads (armaments, blockade, the crown); "": all of it."""
+        number = ids.get((player, part))
         if number is None:
             side = peek(state.sides, player)
-            signature = ("side", player, tuple(side.destroyed), side.chamber_open,
-                         tuple(side.armaments), side.blockade)
+            if part == "castle":
+                signature: tuple[Any, ...] = (part, player, tuple(side.destroyed),
+                                              side.chamber_open)
+            elif part == "play":
+                signature = (part, player, tuple(side.armaments), side.blockade,
+                             side.chamber_open)
+            else:
+                signature = (part, self._side_id(state, player, ids, "castle"),
+                             self._side_id(state, player, ids, "play"))
             number = self._verdicts.get(signature)
             if number is None:
                 number = self._verdicts[signature] = len(self._verdicts)
-            ids[player] = number
+            ids[(player, part)] = number
         return number
 
     def _noted(
         self, state: OversiegeState, action: Action, first: str, second: str,
-        ids: dict[str, int],
+        ids: dict[Any, int],
     ) -> bool:
         """The verdict on a double whose card already passed check_card, worked out by `apply`
         once and remembered: past check_card, it depends on the targets' sides and the
@@ -698,25 +707,30 @@ class OversiegeEngine:
 
     def _aims(
         self, state: OversiegeState, player: str, kind: str,
-        by_side: list[tuple[str, list[str]]], ids: dict[str, int],
+        by_side: list[tuple[str, list[str], list[str]]], ids: dict[Any, int],
     ) -> list[str]:
-        """The targets `_check_hit` allows, of each side's (side, its targets). The verdicts
-        on one side's targets depend on that side and the attacker's team alone, so they are
-        remembered under the side's number (_side_id) and reused while it looks the same."""
+        """The targets `_check_hit` allows, of each side's (side, castle cards, cards in
+        play). The verdicts on a side's castle cards depend on what is destroyed there and
+        the crown, those on its cards in play on those cards and the crown, and both on the
+        attacker's team: each is remembered under that part of the side (_side_id) and
+        reused while it looks the same."""
         aims: list[str] = []
         team = tuple(state.team_of(player))
         verdicts = self._verdicts
-        for other, targets in by_side:
-            key = ("aims", team, kind, self._side_id(state, other, ids))
-            hit = verdicts.get(key)
-            if hit is None:
-                hit = verdicts[key] = [t for t in targets
-                                       if self._aim_ok(state, player, kind, t)]
-            aims += hit
+        for other, castle, in_play in by_side:
+            for part, targets in (("castle", castle), ("play", in_play)):
+                if not targets:
+                    continue
+                key = ("aims", team, kind, self._side_id(state, other, ids, part))
+                hit = verdicts.get(key)
+                if hit is None:
+                    hit = verdicts[key] = [t for t in targets
+                                           if self._aim_ok(state, player, kind, t)]
+                aims += hit
         return aims
 
     def _key_ok(self, state: OversiegeState, player: str, chamber: str, victim: str,
-                ids: dict[str, int]) -> bool:
+                ids: dict[Any, int]) -> bool:
         """_key_fault's verdict on `victim`'s chamber, remembered under the attacker's team
         and the victim's side (all it reads)."""
         key = ("key", tuple(state.team_of(player)), chamber, self._side_id(state, victim, ids))
@@ -734,7 +748,7 @@ class OversiegeEngine:
 
     def _candidates(
         self, state: OversiegeState, aims_by_kind: dict[str, list[str]] | None = None,
-        keep: Callable[[str, bool], bool] | None = None, ids: dict[str, int] | None = None,
+        keep: Callable[[str, bool], bool] | None = None, ids: dict[Any, int] | None = None,
         judged: list[bool | None] | None = None,
     ) -> list[Action]:
         """Every play worth judging now, legal or not; the aims found for each kind of
@@ -779,7 +793,7 @@ class OversiegeEngine:
         verdicts += [True] * (len(out) - 1)
         targets: list[str] = []
         owner: dict[str, str] = {}  # each target's deck
-        by_side: list[tuple[str, list[str]]] = []  # each opponent's targets
+        by_side: list[tuple[str, list[str], list[str]]] = []  # each opponent's targets
         chambers: list[str] = []
         rebuildable: list[str] = []
         team = state.team_of(player)
@@ -788,10 +802,11 @@ class OversiegeEngine:
             if other in team:
                 rebuildable += parts
             else:
-                mine = parts + peek(state.sides, other).in_play()
+                in_play = peek(state.sides, other).in_play()
+                mine = parts + in_play
                 targets += mine
                 owner.update(dict.fromkeys(mine, other))
-                by_side.append((other, mine))
+                by_side.append((other, parts, in_play))
                 chambers.append(self._chamber(other))
         rebuilds: list[bool | None] | None = None
         keys: list[bool | None] | None = None
@@ -838,7 +853,7 @@ class OversiegeEngine:
                 out += [act("key", card, (c,)) for c in chambers]
                 if judge and keys is None:
                     keys = [self._key_ok(state, player, c, o, ids)
-                            for c, (o, _) in zip(chambers, by_side, strict=True)]
+                            for c, (o, _, _) in zip(chambers, by_side, strict=True)]
                 verdicts += keys or []
             else:
                 out.append(act("blockade", card))
