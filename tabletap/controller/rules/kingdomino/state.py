@@ -43,12 +43,16 @@ class Kingdom:
 
     def copy(self) -> Kingdom:
         """A copy to change (squares and gems are frozen, so they are shared)."""
-        regions = self.regions.copy() if self._regions_current() else None
+        new = object.__new__(Kingdom)  # (not through __init__: a place copies one a move)
         cells = dict(self.cells)
         board = self.board
-        board = board.copy_for(cells) if board is not None and board.reads(self.cells) else None
-        return Kingdom(cells, list(self.gems), list(self.placed), list(self.discards),
-                       regions, board)
+        new.__dict__.update(
+            cells=cells, gems=list(self.gems), placed=list(self.placed),
+            discards=list(self.discards),
+            regions=self.regions.copy() if self._regions_current() else None,
+            board=board.copy_for(cells) if board is not None and board.reads(self.cells)
+            else None)
+        return new
 
     def _regions_current(self) -> bool:
         return self.regions is not None and self.regions.size == len(self.cells)
