@@ -88,14 +88,12 @@ class KingdominoEngine:
         if state.step == "over":
             return []
         if state.unconfirmed or state.reveals:
-            out = [Action("confirm", domino=n) for n in state.unconfirmed]
-            return out + ([Action("reveal")] if state.reveals else [])
+            out = [_shared("confirm", n) for n in state.unconfirmed]
+            return out + ([_shared("reveal")] if state.reveals else [])
         if state.step == "claim":
-            return [Action("claim", domino=s.domino) for s in state.next_line if s.king is None]
+            return [_shared("claim", s.domino) for s in state.next_line if s.king is None]
         if state.step == "treasure":
-            return [
-                Action("treasure", token=t, turns=k) for t in state.face_up for k in range(4)
-            ]
+            return [_shared("treasure", t, k) for t in state.face_up for k in range(4)]
         number = self._acting_domino(state)
         player, domino = self._acting(state), dominoes()[number]
         codes = state.kingdoms[player].placement_codes(state.size, domino)
@@ -104,7 +102,7 @@ class KingdominoEngine:
         else:
             base, known = number << 10, _CODED.get
             out = [known(base | code) or _coded(number, code) for code in codes]
-        return out or [Action("discard", domino=number)]
+        return out or [_shared("discard", number)]
 
     def state_to_json(self, state: KingdominoState) -> JSON:
         return st.state_to_json(state)
@@ -518,6 +516,25 @@ _EXPECTED = {"claim": ("claim",), "place": ("place", "discard"), "treasure": ("t
 _FACING_INDEX: dict[str, int] = {name: i for i, name in enumerate(FACING_NAMES)}
 # the same Actions by board code (number << 10 | Board.codes' code), for legal_actions
 _CODED: dict[int, Action] = {}
+
+
+# confirm, reveal, claim, discard and treasure actions likewise (a few hundred at most)
+_SHARED: dict[tuple[str, int | str | None, int | None], Action] = {}
+
+
+def _shared(kind: str, what: int | str | None = None, turns: int | None = None) -> Action:
+    """Action(kind, domino=what) or, for a treasure, Action(kind, token=what, turns=turns),
+    as a shared value."""
+    key = (kind, what, turns)
+    action = _SHARED.get(key)
+    if action is None:
+        if kind == "treasure":
+            action = Action(kind, token=what, turns=turns)  # type: ignore[arg-type]
+        else:
+            action = Action(kind, domino=what)  # type: ignore[arg-type]
+        if len(_SHARED) < 10_000:
+            _SHARED[key] = action
+    return action
 
 
 def _coded(number: int, code: int) -> Action:
