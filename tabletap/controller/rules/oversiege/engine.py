@@ -729,11 +729,11 @@ class OversiegeEngine:
                 aims += hit
         return aims
 
-    def _key_ok(self, state: OversiegeState, player: str, chamber: str, victim: str,
-                ids: dict[Any, int]) -> bool:
+    def _key_ok(self, state: OversiegeState, player: str, team: tuple[str, ...], chamber: str,
+                victim: str, ids: dict[Any, int]) -> bool:
         """_key_fault's verdict on `victim`'s chamber, remembered under the attacker's team
         and the victim's side (all it reads)."""
-        key = ("key", tuple(state.team_of(player)), chamber, self._side_id(state, victim, ids))
+        key = ("key", team, chamber, self._side_id(state, victim, ids))
         ok = self._verdicts.get(key)
         if ok is None:
             ok = self._verdicts[key] = self._key_fault(state, player, chamber) is None
@@ -852,7 +852,7 @@ class OversiegeEngine:
             elif kind == "key":
                 out += [act("key", card, (c,)) for c in chambers]
                 if judge and keys is None:
-                    keys = [self._key_ok(state, player, c, o, ids)
+                    keys = [self._key_ok(state, player, tuple(team), c, o, ids)
                             for c, (o, _, _) in zip(chambers, by_side, strict=True)]
                 verdicts += keys or []
             else:
