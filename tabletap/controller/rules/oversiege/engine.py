@@ -45,6 +45,15 @@ class OversiegeEngine:
         # when full.
         self._verdicts: dict[Any, Any] = {}
         self._actions: dict[tuple[str, str | None, tuple[str, ...]], Action] = {}
+        self._handlers: dict[str, Callable[[OversiegeState, Action], list[Event]]] = {
+            "armament": self._armament,
+            "attack": self._attack,
+            "rebuild": self._rebuild,
+            "key": self._key,
+            "blockade": self._blockade,
+            "discard": self._discard,
+            "end-turn": self._end_turn,
+        }
 
     # -- the Engine contract ------------------------------------------------------------------
 
@@ -60,15 +69,7 @@ class OversiegeEngine:
         if state.over:
             raise Rejection("game-over", "The game is over; start a new one to play again.")
         work = state.fork()
-        handler = {
-            "armament": self._armament,
-            "attack": self._attack,
-            "rebuild": self._rebuild,
-            "key": self._key,
-            "blockade": self._blockade,
-            "discard": self._discard,
-            "end-turn": self._end_turn,
-        }.get(action.kind)
+        handler = self._handlers.get(action.kind)
         if handler is None:
             raise Rejection("bad-action", f"Oversiege has no play called {action.kind!r}.")
         events = handler(work, action)
