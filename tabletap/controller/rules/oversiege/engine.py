@@ -153,7 +153,7 @@ class OversiegeEngine:
         self, state: OversiegeState, action: Action, first: str, second: str,
         ids: dict[Any, int],
     ) -> bool:
-        """The verdict on a double whose card already passed check_card, worked out by `apply`
+        """The verdict on a double whose card already passed check_card, worked out on a fork
         once and remembered: past check_card, it depends on the targets' sides and the
         attacker's team alone, so it is kept under their numbers (_side_id)."""
         one, two = self._deck_of(first), self._deck_of(second)
@@ -164,8 +164,12 @@ class OversiegeEngine:
                self._side_id(state, two, ids))  # type: ignore[arg-type]
         ok = self._verdicts.get(key)
         if ok is None:
+            # what `_attack` does past check_card and the count of targets (both known to
+            # pass): the hits in order on a fork, each judged by `_hit`'s own check
+            work = state.fork()
             try:
-                self.apply(state, action)
+                for target in self._hit_order(work, (first, second)):
+                    self._hit(work, state.current, self._kind(action.card or ""), target)
             except Rejection:
                 ok = False
             else:
@@ -389,15 +393,18 @@ class OversiegeEngine:
             raise Rejection("same-target", "A double projectile needs two different targets.")
         events = [Event("attack", f"{attacker} fires {piece.id}.",
                         {"player": attacker, "card": piece.id})]
-        # A blockade named as a target is hit first, whatever order it was tapped in: "the
-        # blockade and another element" is one shot, not a race between the two.
-        blockades = {side.blockade for side in state.sides.values()}
-        for target in sorted(action.targets, key=lambda t: t not in blockades):
+        for target in self._hit_order(state, action.targets):
             events.append(self._hit(state, attacker, piece.part, target))
         side = state.sides[attacker]
         side.hand -= 1
         side.discard.append(piece.id)
         return events
+
+    def _hit_order(self, state: OversiegeState, targets: tuple[str, ...]) -> list[str]:
+        """A blockade named as a target is hit first, whatever order it was tapped in: "the
+        blockade and another element" is one shot, not a race between the two."""
+        blockades = {side.blockade for side in state.sides.values()}
+        return sorted(targets, key=lambda t: t not in blockades)
 
     def _hit(self, state: OversiegeState, attacker: str, kind: str, target: str) -> Event:
         victim, piece = self._check_hit(state, attacker, kind, target)
