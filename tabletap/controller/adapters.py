@@ -7,7 +7,8 @@ whichever installed distribution registered that name under `tabletap.backends` 
 
 from __future__ import annotations
 
-from importlib.metadata import entry_points
+from functools import cache
+from importlib.metadata import EntryPoints, entry_points
 from typing import Any
 
 from tabletap.controller.config import Config
@@ -21,10 +22,22 @@ class AdapterError(RuntimeError):
     pass
 
 
+@cache
+def _installed() -> EntryPoints:
+    """Every installed entry point, read once: each lookup by group would read every
+    distribution's metadata again (a start looks up several adapters)."""
+    return entry_points()
+
+
+def find(group: str, name: str) -> EntryPoints:
+    """The entry points called `name` in `group`."""
+    return _installed().select(group=group, name=name)
+
+
 def _load(group: str, name: str) -> Any:
-    found = entry_points(group=group, name=name)
+    found = find(group, name)
     if not found:
-        known = sorted(ep.name for ep in entry_points(group=group))
+        known = sorted(ep.name for ep in _installed().select(group=group))
         raise AdapterError(
             f"no adapter called {name!r} in {group} (installed: {', '.join(known) or 'none'}); "
             "is tabletap installed (pip install -e .)?"

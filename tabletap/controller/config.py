@@ -29,9 +29,12 @@ class ReaderConfig(Strict):
     cs: str | None = None  # spi: chip-select board pin name, e.g. D5
     address: int = 0x24  # i2c
     reset_pin: str | None = None  # optional RSTPDN wiring
+    irq_pin: str | None = None  # spi/i2c: optional P70_IRQ wiring (e.g. D25): waits for taps
     timeout: float = 0.05  # seconds the adapter waits for one frame
-    # seconds an empty reader waits for a tap inside one poll (0: off); UART only (docs/nfc.md)
-    arm: float = Field(0.0, ge=0, le=1)
+    # waiting for a tap (0: off, the reader is polled): an empty reader leaves one armed
+    # listing with the chip and the loop waits on every such reader at once; it is renewed
+    # (the chip's liveness check) every `arm` seconds. UART only (docs/nfc.md)
+    arm: float = Field(0.5, ge=0, le=5)
 
 
 SERVO_FRAME_SECONDS = 0.02  # 50 Hz, what hobby servos expect
@@ -139,7 +142,10 @@ class PollConfig(Strict):
     period: float = Field(0.1, gt=0)
     miss_threshold: int = Field(2, ge=1)  # clean misses in a row before a piece counts as lifted
     # the period while a piece rests on a reader, so a lift is seen sooner (None: `period`)
-    resting_period: float | None = Field(None, gt=0)
+    resting_period: float | None = Field(0.06, gt=0)
+    # the period when the next poll decides something: a piece missed once (one more miss is a
+    # lift), a torn read, a garbled or failed poll (None: no quicker poll); docs/nfc.md
+    confirm_period: float | None = Field(0.02, gt=0)
 
 
 class WebConfig(Strict):

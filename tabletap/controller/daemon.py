@@ -42,10 +42,12 @@ class SupervisedReader:
     backoff: float = BACKOFF_START
     retry_at: float = 0.0
     failures: int = 0
+    unsure: bool = False  # the last poll was garbled or failed: ask again soon
 
     def poll(self, now: float) -> list:
         if self.missing and now < self.retry_at:
             return []
+        self.unsure = True
         try:
             poll = self.reader.poll()
         except ReaderUnavailable as exc:
@@ -64,7 +66,55 @@ class SupervisedReader:
             log.warning("reader %s is back after %d failed attempts", self.reader.name,
                         self.failures)
         self.missing, self.backoff, self.failures = False, BACKOFF_START, 0
+        self.unsure = poll.garbled
         return self.tracker.update(poll)
+
+    def wants_confirm(self) -> bool:
+        """Whether the next poll of this reader should come soon (`poll.confirm_period`): it
+        decides a lift, completes a torn read, or retries a garbled or failed poll."""
+        return not self.missing and (self.unsure or self.tracker.unsettled())
+
+
+def pause_after_pass(
+    readers: list[SupervisedReader], period: float, resting_period: float | None,
+    confirm_period: float | None,
+) -> float:
+    """The loop's pause after a pass (Daemon.poll_wait, and the bench's and tests' loop)."""
+    wait = period
+    if resting_period is not None and any(sup.tracker.present() for sup in readers):
+        wait = min(wait, resting_period)
+    if confirm_period is not None and any(sup.wants_confirm() for sup in readers):
+        wait = min(wait, confirm_period)
+    return wait
+
+
+def wait_for_readers(readers: list[Any], clock: Clock, seconds: float) -> None:
+    """Wait up to `seconds` for an answer from any reader that waits for a tap, all at once
+    (each offers `wait_handle()`: a file descriptor waited on with `selectors`, or the
+    emulated port on simulated time), or simply sleep when none is waiting. The handles carry
+    the waiting (`type(handle).wait_all`), so this module needs no hardware import; readers of
+    another kind than the first waiting one are seen at the next pass."""
+    handles = []
+    for reader in readers:
+        get = getattr(reader, "wait_handle", None)
+        try:
+            handle = get() if get is not None else None
+        except Exception:  # noqa: BLE001 - a port that just died: the next poll finds out
+            log.debug("reader %s: no handle to wait on", getattr(reader, "name", "?"),
+                      exc_info=True)
+            handle = None
+        if handle is not None:
+            handles.append(handle)
+    if not handles:
+        clock.sleep(seconds)
+        return
+    kind = type(handles[0])
+    started = clock.now()
+    try:
+        kind.wait_all([h for h in handles if type(h) is kind], seconds)
+    except Exception:  # noqa: BLE001 - a descriptor closed under the wait must not end the loop
+        log.exception("waiting on the readers failed; sleeping instead")
+        clock.sleep(seconds - (clock.now() - started))
 
 
 @dataclass
@@ -81,6 +131,9 @@ class Daemon:
     # enrolled: an object with tap(reader, piece, now), takes_tag(kind, reader, tag) and
     # tick(now), the phone page's desk (controller.web_requests.attach).
     admin: Any = None
+    # the defaults of poll.resting_period and poll.confirm_period (docs/nfc.md, "Waiting for a tap")
+    resting_period: float | None = 0.06
+    confirm_period: float | None = 0.02
     _supervised: dict[str, SupervisedReader] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -139,21 +192,33 @@ class Daemon:
             log.info("reader %s: %s placed", reader, piece)
         self.session.handle(event, now)
 
-    def poll_wait(self, period: float, resting_period: float | None) -> float:
-        """How long one pass of the loop lasts: `resting_period` while a piece rests on any
-        reader (a lift is then seen sooner), else `period`."""
-        if resting_period is not None and any(
-            sup.tracker.present() for sup in self._supervised.values()
-        ):
-            return min(period, resting_period)
-        return period
+    def poll_wait(self, period: float, resting_period: float | None,
+                  confirm_period: float | None = None) -> float:
+        """How long one pass of the loop lasts: `confirm_period` when the next poll decides
+        something (a piece missed once, a garbled or failed poll), `resting_period` while a
+        piece rests on any reader (a lift is then seen sooner), else `period`. Readers waiting
+        for a tap wake the loop at once whatever this says (`idle`)."""
+        return pause_after_pass(
+            list(self._supervised.values()), period, resting_period, confirm_period
+        )
+
+    def idle(self, seconds: float) -> None:
+        """The loop's pause between passes: up to `seconds`, cut short by a tap on any reader
+        that waits for one."""
+        wait_for_readers(
+            [sup.reader for sup in self._supervised.values() if not sup.missing], self.clock,
+            seconds,
+        )
 
     def run_for(self, seconds: float) -> None:
-        """Tick for `seconds` of the daemon's clock (virtual in the simulator)."""
+        """Tick for `seconds` of the daemon's clock (virtual in the simulator), pausing as
+        `tabletap run` does."""
         end = self.clock.now() + seconds
         while self.clock.now() < end - 1e-9:
+            started = self.clock.now()
             self.tick()
-            self.clock.sleep(min(self.poll_period, end - self.clock.now()))
+            wait = self.poll_wait(self.poll_period, self.resting_period, self.confirm_period)
+            self.idle(min(wait - (self.clock.now() - started), end - self.clock.now()))
 
     def close(self) -> None:
         self.session.speaker.close()

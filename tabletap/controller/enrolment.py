@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tabletap.controller.identity import UidRegistry, uid_hex
-from tabletap.controller.pieces import pieces_of
 from tabletap.controller.ports import TagRead, TagWriter
 from tabletap.controller.tagging import Enrolment, TagJobError
 
@@ -60,6 +59,10 @@ class EnrolDesk:
         decks = body.get("decks") or ()
         if not isinstance(game, str) or not isinstance(decks, list | tuple):
             raise EnrolmentError("enrol takes {\"game\": G} and, for Oversiege, \"decks\".")
+        # every game's piece list reads its engine's data: loaded when a box is enrolled,
+        # not while the daemon starts
+        from tabletap.controller.pieces import pieces_of
+
         try:
             pieces = pieces_of(game, tuple(str(d) for d in decks), body.get("only"))
         except ValueError as exc:

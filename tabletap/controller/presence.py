@@ -83,6 +83,12 @@ class PresenceTracker:
                     events.append(PresenceEvent("removed", self.reader, known.tag))
         return events
 
+    def unsettled(self) -> bool:
+        """Whether the next poll decides something: a present piece missed once (one more
+        clean miss is a lift), or a torn read waiting for a clean one. The daemon polls again
+        after `poll.confirm_period` then, not after a whole period."""
+        return any(s.misses or not s.announced for s in self._present.values())
+
     def present(self) -> list[TagRead]:
         return [s.tag for s in self._present.values() if s.announced]
 

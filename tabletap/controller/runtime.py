@@ -21,11 +21,12 @@ from tabletap.controller.ports import Clock
 from tabletap.controller.rules import engine_for
 from tabletap.controller.rules.base import JSON, Rejection
 from tabletap.controller.session import Narrator, TableSession
-from tabletap.controller.speech import game_name
+from tabletap.controller.speech import game_name, spoken
 from tabletap.controller.statelock import StateLock, StateLocked
 from tabletap.controller.voice import Speaker, VoiceSettings, VoiceWorker
 
 log = logging.getLogger("tabletap.runtime")
+IDLE = "No game is under way"
 
 
 class StartError(RuntimeError):
@@ -102,7 +103,7 @@ def _open_locked(
     if state is None and spec is not None and not spec.players:
         spec = None  # a config that names a game but no players: chosen at the table
     if state is None and spec is None:
-        notices.append("No game is under way: tap a game card to set one up.")
+        notices.append(f"{IDLE}: tap a game card to set one up.")
     elif state is None:
         assert spec is not None
         seed = spec.seed if spec.seed is not None else secrets.randbelow(2**31)
@@ -133,11 +134,18 @@ def _open_locked(
     if resumed:
         session.speaker.say(resumed)  # the play-by-play printed its own line above
     for notice in notices:
-        log.warning(notice)
-        session.tell(notice)
+        # Once each, at its level: an idle table is news (told: printed, or logged at info
+        # under systemd), a config that differs from the unfinished game is a warning.
+        if notice.startswith(IDLE):
+            session.tell(notice)
+        else:
+            log.warning(notice)
+            session.speaker.say(spoken(notice))
     session.show_turn()
     return Daemon(session, readers, outputs.buttons, clock, Identifier(registry),
-                  config.poll.period, config.poll.miss_threshold, state_lock=lock)
+                  config.poll.period, config.poll.miss_threshold, state_lock=lock,
+                  resting_period=config.poll.resting_period,
+                  confirm_period=config.poll.confirm_period)
 
 
 def mismatch(header: GameHeader, spec: GameSpec | None) -> list[str]:

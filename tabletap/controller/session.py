@@ -100,7 +100,7 @@ class TableSession:
                 return Result(None)
             if isinstance(interpreted, Pending):
                 self.narrate(f"  … {interpreted.message}")
-                self.speaker.say(spoken(interpreted.message))
+                self.speaker.say(spoken(self.table.said(self.state, interpreted.message)))
                 if interpreted.count is None:
                     self._show("pending", None, now, hold=False)
                 else:
@@ -298,7 +298,8 @@ class TableSession:
     def tell(self, text: str) -> None:
         """A sentence of the play-by-play: printed, and said when the voice is on."""
         self.narrate(f"  {text}")
-        self.speaker.say(spoken(text))
+        said = getattr(self.table, "said", None)
+        self.speaker.say(spoken(said(self.state, text) if said is not None else text))
 
     def waiting(self, text: str, now: float, lights: str | None = "pending") -> Result:
         """An answer that is neither accepted nor refused (a set-up step, a gesture's first

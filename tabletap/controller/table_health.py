@@ -1,10 +1,16 @@
-"""`doctor` for the running table, as the phone page shows it.
+"""`doctor` for the running table, as the phone page asks for it.
 
-`tabletap doctor` opens every device itself, which it cannot while the daemon holds them; this
-checks what the daemon has open, without moving anything a family is using: each reader answers
-one extra poll (as `tabletap doctor` asks it, with the same hints), and the state folder, which
-holds the journal, must be writable with room to spare. The chest and the lights are not swept
-or flashed in the middle of a game; `tabletap doctor` at a console does that.
+`tabletap doctor` opens every device itself, which it cannot while the daemon holds them; so the
+daemon, which owns the readers, the chest, the lights and the buttons, runs the same checks
+(controller.commands.doctor's functions, not a copy) on the devices it has open:
+
+- always: each reader answers one extra poll (the tracker never sees it, so no piece seems to
+  move), the Pico's hello on the link the daemon keeps (`backend: serial`), and the state folder,
+  which holds the journal, must be writable with room to spare;
+- only while no game is under way: the chest's gentle sweep, the lights' red, green, blue and
+  off, and the buttons (pressed in the simulator; at the table, read at rest). In the middle of
+  a game these would move the latch under a family's hands, put out whose turn it is, and swallow
+  a press, so the answer says in a sentence why they were left alone.
 """
 
 from __future__ import annotations
@@ -14,9 +20,21 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from tabletap.controller.commands.doctor import Finding, _guard, check_reader
+from tabletap.controller.commands.doctor import (
+    BOARD_DOWN,
+    Finding,
+    _guard,
+    check_buttons,
+    check_chest,
+    check_lights,
+    check_reader,
+    describe_hello,
+)
 
 LOW_SPACE = 50 * 1024 * 1024  # the journal is small, but a full card loses the next move
+MID_GAME = ("A game is under way, so the chest, the lights and the buttons were not tried: they "
+            "would move the latch, put out whose turn it is and swallow a press. Finish or "
+            "abandon the game, then check again.")
 
 
 def check_state_folder(folder: str | Path) -> Finding:
@@ -31,12 +49,50 @@ def check_state_folder(folder: str | Path) -> Finding:
     return Finding("ok", device, f"{path}: writable, {free // 2**20} MiB free")
 
 
-def table_findings(daemon: Any) -> list[Finding]:
-    config = daemon.session.config
+def check_open_board(config: Any, outputs: Any) -> list[Finding]:
+    """`backend: serial`: the hello the board gave the daemon's own link (opening the port
+    again, as `tabletap doctor` does, would take it from the daemon)."""
+    if config.backend != "serial":
+        return []
+    link = getattr(outputs.chest, "link", None)
+    hello = getattr(link, "hello", None)
+    cable = ("check the USB cable (a charge-only cable carries no data) and that the Pico runs "
+             "tabletap's firmware")
+    if hello is None:
+        return [Finding("failed", "board", f"the Pico has not said hello to the daemon: {cable}")]
+    if not getattr(link, "connected", True):
+        return [Finding("failed", "board", "the Pico does not answer the daemon now (it last "
+                        f"said: {describe_hello(hello)}); {cable}")]
+    return [Finding("ok", "board", describe_hello(hello))]
+
+
+def table_findings(daemon: Any, context: dict[str, Any] | None = None,
+                   moving: bool = True) -> list[Finding]:
+    """The running table's checks; `moving` adds the chest, the lights and the buttons (only
+    when no game is under way: the caller decides). `context` is the daemon's adapters' context
+    (the simulator's world under `--sim`, which presses the simulated buttons)."""
+    context = context if context is not None else {"sim": False}
+    sim = bool(context.get("sim"))
+    session, clock = daemon.session, daemon.clock
+    config, outputs = session.config, session.outputs
     findings: list[Finding] = []
     for name, reader in daemon.readers.items():
-        transport = config.readers[name].transport
+        transport = "sim" if sim else config.readers[name].transport
         findings += _guard(f"reader {name}",
                            lambda n=name, r=reader, t=transport: check_reader(n, r, t))
+    board = _guard("board", lambda: check_open_board(config, outputs))
+    findings += board
+    if moving and any(f.status == "failed" for f in board):
+        findings.append(BOARD_DOWN)
+    elif moving:
+        chest = outputs.chest
+        was_open = chest.is_open
+        findings += _guard("chest servo", lambda: check_chest(config, chest, sim))
+        if chest.is_open != was_open:  # the sweep ends shut; an open chest stays open
+            chest.set_open(was_open)
+        findings += _guard("lights", lambda: check_lights(config, outputs.lights, clock, sim))
+        session.show_turn()  # the lights' resting picture again (or the pairing pattern)
+        findings += _guard("buttons", lambda: check_buttons(
+            config, outputs.buttons, context, clock, press=False, timeout=0.0, untried=""))
     findings.append(check_state_folder(config.state_dir))
     return findings

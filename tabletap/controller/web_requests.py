@@ -34,8 +34,11 @@ class WebSide:
     """What the daemon keeps for the page: the pairing desk, the last lines of the
     play-by-play, the last refusal, and a counter that moves whenever any of it does."""
 
-    def __init__(self, daemon: Any) -> None:
+    def __init__(self, daemon: Any, context: dict[str, Any] | None = None) -> None:
         self.daemon = daemon
+        # The adapters' context (`{"sim": True, "world": ...}` under --sim): the table check
+        # presses the simulated buttons through it.
+        self.context = context
         self.lines: deque[dict[str, Any]] = deque(maxlen=FEED_LINES)
         self.seq = 0
         self.refusal: dict[str, Any] | None = None
@@ -158,9 +161,10 @@ class WebSide:
         }
 
 
-def attach(daemon: Any) -> WebSide:
-    """Give `daemon` its pairing desk and feed (`tabletap run` does this at start)."""
-    side = WebSide(daemon)
+def attach(daemon: Any, context: dict[str, Any] | None = None) -> WebSide:
+    """Give `daemon` its pairing desk and feed (`tabletap run` does this at start, with the
+    context its adapters were built with)."""
+    side = WebSide(daemon, context)
     daemon.admin = side
     return side
 
@@ -192,7 +196,31 @@ def kingdomino_extras(engine: Any, state: Any) -> JSON:
         # Each face-up gem's quarters (nw, ne, se, sw) after 0..3 quarter turns: what the page
         # draws on the corner while a parent turns the gem.
         "gem_faces": {t: [list(oriented(t, k)) for k in range(4)] for t in state.face_up},
+        "final": kingdomino_final(engine, state) if engine.is_over(state) else None,
     }
+
+
+def kingdomino_final(engine: Any, state: Any) -> JSON:
+    """Each kingdom's final score as the engine counts it (territories, variant bonuses, the
+    tie-breaks), so the page's final-scores view says why, not only how much."""
+    out: JSON = {}
+    scores = engine.scores(state)
+    for p in state.players:
+        b = engine.breakdown(state, p)
+        out[p] = {
+            "score": scores[p],
+            "earlier": scores[p] - b.score,  # a Dynasty's earlier games
+            "territories": [
+                {"terrain": t.terrain, "squares": t.squares, "crowns": t.crowns + t.gem_crowns,
+                 "skulls": t.skulls, "points": t.points}  # a skull makes a territory score 0
+                for t in sorted(b.territories, key=lambda t: -t.points)
+                if t.crowns + t.gem_crowns],
+            "bonuses": dict(b.bonuses),
+            "largest_territory": b.largest_territory,
+            "crowns": b.crowns,
+            "immediate_victory": b.immediate_victory,
+        }
+    return out
 
 
 def magic_keys_extras(engine: Any, state: Any) -> JSON:
@@ -282,11 +310,18 @@ def enrol(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
 
 
 def doctor(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
-    """`{"doctor": true}`: the running table's devices, as controller.table_health checks them."""
-    from tabletap.controller.table_health import table_findings
+    """`{"doctor": true}`: the running table's devices, as controller.table_health checks them:
+    every check `tabletap doctor` makes while no game is under way; mid-game only those that
+    move nothing, and `skipped` says why in a sentence."""
+    from tabletap.controller.commands.doctor import report
+    from tabletap.controller.table_health import MID_GAME, table_findings
 
-    return {"ok": True, "findings": [{"status": f.status, "device": f.device, "detail": f.detail}
-                                     for f in table_findings(daemon)]}
+    moving = not daemon.session.playing
+    findings = table_findings(daemon, _side(daemon).context, moving)
+    return {"ok": True, "full": moving, "skipped": None if moving else MID_GAME,
+            "summary": report(findings)[0].splitlines()[-1],  # `tabletap doctor`'s last line
+            "findings": [{"status": f.status, "device": f.device, "detail": f.detail}
+                         for f in findings]}
 
 
 def snapshot(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:

@@ -32,6 +32,7 @@ BODY_LIMIT = 16 * 1024
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 UNKNOWN = "unknown request"  # how a daemon without a request kind answers it
+DOCTOR_SECONDS = 30.0  # the whole table check: a servo sweep, four colours, every button
 
 Endpoint = Callable[[Request], Awaitable[Response]]
 
@@ -259,9 +260,14 @@ class Page:
                                       "Only a paired phone may see the game's secrets.")
 
     async def doctor(self, request: Request) -> Response:
-        """The running table's devices (controller.table_health)."""
-        return await self.paired_read(request, {"doctor": True},
-                                      "Only a paired phone may check the table.")
+        """The table's check, run by the daemon on the devices it holds
+        (controller.table_health): a POST, since with no game under way it moves the chest and
+        the lights."""
+        reply = await self.link.ask({"doctor": True}, timeout=DOCTOR_SECONDS)
+        if not reply.get("ok"):
+            error = str(reply.get("error"))
+            return _error(501 if error.startswith(UNKNOWN) else 400, error)
+        return JSONResponse(reply)
 
     async def pairings(self, request: Request) -> Response:
         return await self.paired_read(request, {"pairings": True},
@@ -303,7 +309,7 @@ class Page:
             Route("/api/enrol/stop", c()(self.enrol_stop), methods=["POST"]),
             Route("/api/abandon", c()(self.abandon), methods=["POST"]),
             Route("/api/reveal", self.reveal),
-            Route("/api/doctor", self.doctor),
+            Route("/api/doctor", c()(self.doctor), methods=["POST"]),
             Route("/api/pairings", self.pairings),
             Route("/api/pairings/{pid:str}/revoke", c()(self.revoke), methods=["POST"]),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -24,13 +24,15 @@ class DaemonLink:
         self.path = Path(path)
         self.timeout = timeout
 
-    async def ask(self, payload: dict[str, Any], with_id: bool = False) -> dict[str, Any]:
+    async def ask(self, payload: dict[str, Any], with_id: bool = False,
+                  timeout: float | None = None) -> dict[str, Any]:
         """The daemon's answer to `payload`. `with_id` adds a fresh request id, so a daemon that
-        remembers ids answers a repeat instead of acting twice."""
+        remembers ids answers a repeat instead of acting twice; `timeout` for a request the
+        daemon takes its time over (the table check waits on the lights and the servo)."""
         if with_id:
             payload = {**payload, "id": uuid.uuid4().hex}
         try:
-            return await asyncio.wait_for(self._ask(payload), self.timeout)
+            return await asyncio.wait_for(self._ask(payload), timeout or self.timeout)
         except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError) as exc:
             why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
             raise LinkError(f"the table is not answering ({why})") from None

@@ -318,3 +318,17 @@ def test_in_the_courtyard_only_the_first_tokens_item_enters_the_castle_at_once()
     t.refused("no-shortcut", PiecePlaced("table", "kttk/item/wizard/sword"))
     t.tap("kttk/item/knight/sword")
     assert t.state.phase == "castle" and t.state.castle[0] == ("iron-portcullis", "bat-swarm")
+
+
+def test_the_voice_says_a_space_by_its_land_not_its_id():
+    """Issue 11: "the voice and lights name each choice": a landing choice or a move said as
+    "v eleven" names nothing a child can find on the board, so the voice says the land and the
+    space's place in it; the printed play-by-play keeps the ids the console and page use."""
+    t = Table()
+    said = t.table.said(t.state, "Landing 1 of 2: h6 (adventure: fire mountain). Then v11.")
+    assert said == ("Landing 1 of 2: hills space 6 (adventure: fire mountain). "
+                    "Then village space 11.")
+    assert t.table.said(t.state, "knight arrives in the courtyard on court3.") == (
+        "knight arrives in the courtyard on courtyard space 3.")
+    # words that only look like ids stay as they are
+    assert t.table.said(t.state, "x9 and v99 and knight") == "x9 and v99 and knight"

@@ -81,25 +81,16 @@ def test_each_fault_alone_causes_no_event(table, fault):
     assert (loop.count("placed"), loop.count("removed")) == (1, 0)
 
 
-def cycle_time(table, loop: PollLoop) -> float:
-    """The loop's poll period as it stands: the daemon's sleep plus one poll (after a warm-up, so
-    the first contact and a first read are not counted)."""
-    loop.run_for(0.5)
-    t0, n0 = table.clock.now(), loop.ticks
-    loop.run_for(2)
-    return (table.clock.now() - t0) / (loop.ticks - n0)
-
-
-def act_between_polls(table, loop: PollLoop, rng: random.Random, act) -> float:
-    """Poll, then do `act` at a random point of the daemon's sleep before the next poll (as a
-    hand does: it never waits for the loop), finish the sleep; the time of the act."""
-    loop.supervised.poll(table.clock.now())
-    offset = rng.random() * loop.period
-    table.clock.sleep(offset)
-    at = table.clock.now()
-    act()
-    table.clock.sleep(loop.period - offset)
-    return at
+def during_loop(table, loop: PollLoop, rng: random.Random, act, kind: str,
+                limit: float = 5) -> float:
+    """Do `act` at a random moment of the running loop (during a poll or its pause alike: a hand
+    never waits for the loop) and run the loop until the `kind` event; seconds from act to
+    event."""
+    at = table.clock.now() + rng.random() * loop.period
+    table.clock.call_at(at, act)
+    seen = loop.run_until(lambda evs: any(e.kind == kind for e in evs), limit=limit)
+    assert seen is not None and seen >= at
+    return seen - at
 
 
 def lift_latencies(table, loop: PollLoop, tag: SimTag, trials: int, seed: int) -> list[float]:
@@ -109,63 +100,52 @@ def lift_latencies(table, loop: PollLoop, tag: SimTag, trials: int, seed: int) -
         table.world.place("chest", tag)
         assert loop.run_until(lambda evs: any(e.kind == "placed" for e in evs), limit=5) is not None
         loop.run_for(rng.random() * 0.5)
-        lifted = act_between_polls(table, loop, rng, lambda: table.world.remove("chest", tag.uid))
-        at = loop.run_until(lambda evs: any(e.kind == "removed" for e in evs), limit=10)
-        assert at is not None
-        out.append(at - lifted)
+        out.append(during_loop(table, loop, rng, lambda: table.world.remove("chest", tag.uid),
+                               "removed", limit=10))
     return out
 
 
-def test_lift_is_reported_within_three_poll_periods(table):
-    """The issue: "a lift is reported within 3 poll periods". The lift comes at a random point of
-    the sleep between two polls, over many trials, so the worst phase (just after the poll that
-    last saw the tag) is among them."""
-    reader = table.reader()
-    loop = PollLoop(reader, table.clock)
+# one poll of a resting tag that is missed, with its two extra listings, at 115200 baud, margin
+MISSED_POLL = 0.02
+
+
+def test_lift_is_reported_within_the_resting_and_confirm_periods(table):
+    """A resting piece is polled every poll.resting_period; its first clean miss is confirmed
+    poll.confirm_period later, so a lift is reported within both periods plus the two missed
+    polls (the issue's lift goal, p99 <= 150 ms, at the defaults 0.06 + 0.02 s). Lifts come at
+    random moments over many trials, so the worst phase is among them."""
+    loop = PollLoop(table.reader(), table.clock)
     tag = SimTag.for_piece(GOLD)
-    table.world.place("chest", tag)
-    period = cycle_time(table, loop)
-    table.world.remove("chest", tag.uid)
-    loop.run_until(lambda evs: any(e.kind == "removed" for e in evs))
     lifts = lift_latencies(table, loop, tag, trials=300, seed=7)
-    assert max(lifts) <= 3 * period, (max(lifts), period)
+    bound = loop.resting_period + loop.confirm_period + 2 * MISSED_POLL
+    assert max(lifts) <= bound, (max(lifts), bound)
 
 
 def test_lifts_under_five_percent_faults_are_still_reported(table):
-    """With 5% of polls faulted a garbled poll in the way postpones a lift by a poll (by design:
-    garbled means "still there"), and a vanished chip by its restart; the 3-period bound is for
-    clean lifts (docs/nfc.md gives the distribution). Every lift is still reported, four in five
-    within the bound (at miss_threshold 3 it was fewer), none later than a reader outage allows."""
-    reader = table.reader(faults=FaultPlan(rate=0.05, seed=5))
-    loop = PollLoop(reader, table.clock)
+    """With 5% of polls faulted a garbled poll in the way postpones a lift (by design: garbled
+    means "still there"; it is asked again after poll.confirm_period), and a vanished chip by
+    its 0.3 s restart. Every lift is still reported, four in five within the clean bound, none
+    later than a brown-out and one retry allow (docs/nfc.md gives the distribution)."""
+    loop = PollLoop(table.reader(faults=FaultPlan(rate=0.05, seed=5)), table.clock)
     tag = SimTag.for_piece(GOLD)
-    table.world.place("chest", tag)
-    period = cycle_time(table, loop)
-    table.world.remove("chest", tag.uid)
-    loop.run_until(lambda evs: any(e.kind == "removed" for e in evs), limit=10)
     lifts = sorted(lift_latencies(table, loop, tag, trials=200, seed=5))
-    assert lifts[int(0.8 * len(lifts))] <= 3 * period
-    assert lifts[-1] <= 15 * period
+    bound = loop.resting_period + loop.confirm_period + 2 * MISSED_POLL
+    assert lifts[int(0.8 * len(lifts))] <= bound
+    assert lifts[-1] <= 2.0
 
 
-def test_tap_is_reported_within_one_period_plus_the_read(table):
-    """The issue: a tap is reported within one poll period plus the read. The tag lands at a
-    random point of the sleep between polls, over many trials."""
-    reader = table.reader()
-    loop = PollLoop(reader, table.clock)
+def test_a_tap_on_a_waiting_reader_is_reported_within_the_read(table):
+    """An empty reader waits for a tap (an armed listing, readers.*.arm) and the loop waits on
+    it, so a tap is reported as soon as the chip has selected the tag and its NDEF is read,
+    wherever the loop was in its pass: no poll period in between."""
+    loop = PollLoop(table.reader(), table.clock)
     tag = SimTag.for_piece(GOLD)
-    table.world.place("chest", tag)
-    period = cycle_time(table, loop)  # with the tag resting: one InListPassiveTarget per poll
-    table.world.remove("chest", tag.uid)
-    loop.run_until(lambda evs: any(e.kind == "removed" for e in evs))
     rng = random.Random(11)
+    loop.run_for(0.5)
+    read_time = 0.03  # activation, select and the 16-byte READs at 115200 baud, with margin
     for _ in range(300):
-        placed = act_between_polls(table, loop, rng, lambda: table.world.place("chest", tag))
-        t0 = table.clock.now()
-        at = loop.run_until(lambda evs: any(e.kind == "placed" for e in evs), limit=5)
-        assert at is not None and at >= t0
-        read_time = 0.03  # one 16-byte READ + InRelease at 115200 baud, with margin
-        assert at - placed <= period + read_time, (at - placed, period)
+        assert during_loop(table, loop, rng, lambda: table.world.place("chest", tag),
+                           "placed") <= read_time
         table.world.remove("chest", tag.uid)
         loop.run_until(lambda evs: any(e.kind == "removed" for e in evs))
         loop.run_for(rng.random() * 0.3)

@@ -1,91 +1,239 @@
-"""A reader waiting for a tap (readers.*.arm): the chip, told to retry for ever, answers the
-listing when a tag arrives; an empty wait is aborted with an ACK; a resting piece gets quick
-polls (poll.resting_period). All on the real driver over the emulated chip, in virtual time."""
+"""Waiting for a tap, the default (readers.*.arm): an empty reader leaves one armed
+InListPassiveTarget with the chip (MaxRetries 0xFF: it keeps activating until a tag answers), and
+the daemon's loop waits on every armed reader at once instead of polling. All on the real driver
+over the emulated chip, in virtual time, and once over a real pseudo-terminal with real pyserial
+and `selectors`."""
 
 from __future__ import annotations
+
+import os
+import time
 
 import pytest
 
 from tabletap.controller.config import PollConfig, ReaderConfig
+from tabletap.controller.daemon import Daemon
+from tabletap.controller.ports import ReaderUnavailable
+from tabletap.hw.pn532 import build_uart
+from tabletap.hw.pn532.waiting import FdWait
+from tabletap.sim.ntag import Ntag
+from tabletap.sim.pn532.chip import Pn532Chip
 from tabletap.sim.pn532.faults import FaultPlan
+from tabletap.sim.pn532.pty import PtyChip
 from tabletap.sim.pn532.soak import PollLoop
 from tabletap.sim.world import SimTag
 
 GOLD = "magic-keys/key/gold"
+READ_TIME = 0.03  # activation, select and the NDEF READs at 115200 baud, with margin
 
 
-def waiting_loop(table, faults=None) -> PollLoop:
-    reader = table.reader(arm=0.1, faults=faults)
-    loop = PollLoop(reader, table.clock, period=0.1, resting_period=0.03, run_loop=True)
-    for _ in range(3):  # an empty field for a few polls: from then on the reader waits
-        loop.tick()
+def waiting_loop(table, *names: str, faults=None) -> PollLoop:
+    readers = [table.reader(n, faults=faults if n == "chest" else None)
+               for n in (names or ("chest",))]
+    loop = PollLoop(readers[0], table.clock, more=readers[1:])
+    loop.run_for(0.5)  # an empty field for a few passes: from then on the readers wait
     return loop
 
 
-def test_an_empty_poll_waits_and_is_aborted_with_an_ack(table):
+def test_waiting_is_the_default():
+    assert ReaderConfig().arm > 0
+    assert PollConfig().resting_period is not None and PollConfig().confirm_period is not None
+
+
+def test_an_empty_reader_waits_with_an_armed_listing_and_costs_no_exchange(table):
     loop = waiting_loop(table)
     chip = table.chip()
-    start, before = table.clock.now(), len(chip.log)
-    assert loop.supervised.poll(start) == []
-    assert table.clock.now() - start >= 0.1  # the poll waited for a tag the whole time
-    assert chip.log[before:] == ["in_list_passive_target"] and chip.armed is None  # ACK'd
-    assert chip.max_retries_passive == 0xFF
-    tag = SimTag.for_piece(GOLD)
-    table.world.place("chest", tag)  # the next command is answered normally, not stale
-    events = loop.supervised.poll(table.clock.now())
-    assert [(e.kind, e.tag.uid) for e in events] == [("placed", tag.uid)]
+    assert chip.armed is not None and chip.max_retries_passive == 0xFF
+    before, ticks = len(chip.log), loop.ticks
+    loop.run_for(2.0)
+    assert loop.ticks - ticks >= 19  # a pass of the loop every poll.period...
+    # ...but only one exchange per `arm` seconds: the renewal (its ACK shows the chip is alive)
+    renewals = chip.log[before:]
+    assert set(renewals) == {"in_list_passive_target"}
+    assert len(renewals) <= 2.0 / ReaderConfig().arm
+    assert loop.supervised.reader.wait_handle() is not None
 
 
-def test_a_tap_during_the_wait_is_answered_at_once(table):
+def test_a_tap_during_the_wait_wakes_the_loop_at_once(table):
     loop = waiting_loop(table)
     tag = SimTag.for_piece(GOLD)
     at = table.clock.now() + 0.04
     table.clock.call_at(at, lambda: table.world.place("chest", tag))
-    started = table.clock.now()
-    events = loop.supervised.poll(started)
-    assert [e.kind for e in events] == ["placed"]
-    assert at < table.clock.now() < started + 0.1  # answered inside the wait, not after it
+    seen = loop.run_until(lambda evs: any(e.kind == "placed" for e in evs))
+    assert seen is not None and at < seen <= at + READ_TIME
     assert "armed-answer" in table.chip().log
 
 
-def test_a_resting_piece_is_polled_at_the_resting_period_and_its_lift_seen(table):
+def test_the_loop_waits_on_all_three_readers_at_once(table):
+    """Not one reader after the other: a tap on any of three waiting readers wakes the loop,
+    wherever it is in its pause."""
+    loop = waiting_loop(table, "chest", "pond", "board")
+    for n, name in enumerate(("board", "pond", "chest")):
+        tag = SimTag.for_piece(f"magic-keys/key/blue/{n + 1}")
+        at = table.clock.now() + 0.013 * (n + 1)
+        table.clock.call_at(at, lambda t=tag, r=name: table.world.place(r, t))
+        seen = loop.run_until(lambda evs: any(e.kind == "placed" for e in evs))
+        # the pass it wakes also polls the readers where a piece now rests (~5 ms each)
+        assert seen is not None and seen - at <= READ_TIME + 0.006 * n, (name, seen - at)
+        assert [ev.reader for _, ev in loop.events][-1] == name
+
+
+def test_the_armed_listing_is_renewed_and_a_dead_chip_is_found(table):
+    loop = waiting_loop(table)
+    chip = table.chip()
+    before = len(chip.log)
+    loop.run_for(ReaderConfig().arm + 0.1)
+    assert chip.log[before:] == ["in_list_passive_target"]  # the ACK aborted, a new one ACK'd
+    assert chip.armed is not None
+    table.world.missing_readers.add("chest")  # the chip loses power while it waits
+    loop.run_for(2 * ReaderConfig().arm + 1.0)
+    assert loop.supervised.missing  # found at the next renewal, then supervised as usual
+    table.world.missing_readers.discard("chest")
+    table.world.place("chest", SimTag.for_piece(GOLD))
+    assert loop.run_until(lambda evs: any(e.kind == "placed" for e in evs), limit=15)
+
+
+def test_a_resting_piece_is_polled_at_the_resting_period_and_its_lift_confirmed(table):
     loop = waiting_loop(table)
     tag = SimTag.for_piece(GOLD)
     table.world.place("chest", tag)
     assert loop.run_until(lambda evs: any(e.kind == "placed" for e in evs)) is not None
     chip = table.chip()
-    before, start = len(chip.log), table.clock.now()
-    loop.run_for(0.3)
+    before = len(chip.log)
+    loop.run_for(0.6)
     listings = chip.log[before:].count("in_list_passive_target")
-    assert listings >= 0.3 / 0.04  # quick polls while it rests (0.03 s + the poll itself)
-    assert chip.max_retries_passive == 1  # and no waiting while something is there
-    table.world.remove("chest", tag.uid)
+    assert 0.6 / 0.07 <= listings <= 0.6 / 0.06 + 1  # one listing per resting period
+    assert chip.max_retries_passive == 1 and chip.armed is None  # no waiting while it rests
+    at = table.clock.now() + 0.01
+    table.clock.call_at(at, lambda: table.world.remove("chest", tag.uid))
     lifted = loop.run_until(lambda evs: any(e.kind == "removed" for e in evs))
-    assert lifted is not None and lifted - start < 0.3 + 0.2
+    assert lifted is not None and lifted - at <= 0.06 + 0.02 + 0.04
+    loop.run_for(0.1)
+    assert chip.armed is not None  # empty again: waiting again
+
+
+def test_a_command_from_the_tag_tools_aborts_the_armed_listing_first(table):
+    loop = waiting_loop(table)
+    table.world.place("chest", SimTag.for_piece(GOLD))
+    reader = loop.supervised.reader
+    uid = SimTag.for_piece(GOLD).uid
+    assert reader.read_ndef(uid) is not None  # an ACK went first: the chip answered the read
 
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_no_phantom_removal_while_waiting_at_five_percent_faults(table, seed):
-    loop = waiting_loop(table, FaultPlan(rate=0.05, seed=seed))
+    loop = waiting_loop(table, faults=FaultPlan(rate=0.05, seed=seed))
     table.world.place("chest", SimTag.for_piece(GOLD))
     loop.run_for(120)
     assert loop.count("placed") == 1 and loop.count("removed") == 0
 
 
-def test_waiting_is_off_unless_configured(table):
-    assert ReaderConfig().arm == 0.0 and PollConfig().resting_period is None
-    assert table.reader().arm == 0.0
-
-
-def test_daemon_uses_the_resting_period_while_a_piece_rests(table):
-    from tabletap.controller.daemon import Daemon
-
-    reader = table.reader(arm=0.1)
-    daemon = Daemon.__new__(Daemon)  # only poll_wait's view of the readers matters here
+def test_waiting_off_polls_as_before(table):
+    reader = table.reader(arm=0)
     loop = PollLoop(reader, table.clock)
+    loop.run_for(0.5)
+    assert table.chip().armed is None and reader.wait_handle() is None
+    assert table.chip().log.count("in_list_passive_target") >= 4
+
+
+def test_the_daemon_pauses_for_resting_and_confirming(table):
+    loop = PollLoop(table.reader(), table.clock)
+    daemon = Daemon.__new__(Daemon)  # only poll_wait's view of the readers matters here
     daemon._supervised = {"chest": loop.supervised}
-    assert daemon.poll_wait(0.1, 0.03) == 0.1
+    loop.run_for(0.3)
+    assert daemon.poll_wait(0.1, 0.06, 0.02) == 0.1
+    tag = SimTag.for_piece(GOLD)
+    table.world.place("chest", tag)
+    loop.run_until(lambda evs: bool(evs))
+    assert daemon.poll_wait(0.1, 0.06, 0.02) == 0.06
+    table.world.remove("chest", tag.uid)
+    loop.supervised.poll(table.clock.now())  # one clean miss: the next poll decides
+    assert daemon.poll_wait(0.1, 0.06, 0.02) == 0.02
+    assert daemon.poll_wait(0.1, None, None) == 0.1
+
+
+def test_fd_wait_returns_when_a_descriptor_is_readable():
+    r, w = os.pipe()
+    r2, w2 = os.pipe()
+    try:
+        t0 = time.monotonic()
+        FdWait.wait_all([FdWait(r), FdWait(r2)], 0.05)
+        assert time.monotonic() - t0 >= 0.04  # nothing came: the whole timeout
+        os.write(w2, b"\x00")
+        t0 = time.monotonic()
+        FdWait.wait_all([FdWait(r), FdWait(r2)], 5)
+        assert time.monotonic() - t0 < 1
+    finally:
+        for fd in (r, w, r2, w2):
+            os.close(fd)
+
+
+def test_uart_reader_waits_on_its_real_serial_port():
+    """The table's path: `transport: uart`, real pyserial on a tty, the loop waiting on the
+    port's file descriptor with selectors, the emulated chip at the far end answering the armed
+    listing when a tag arrives."""
+    field: list[Ntag] = []
+    pty = PtyChip(Pn532Chip(field=lambda: field))
+    reader = build_uart("chest", ReaderConfig(transport="uart", port=pty.port), {})
+    try:
+        loop = PollLoop(reader, reader.clock)
+        loop.run_for(0.4)
+        handle = reader.wait_handle()
+        assert isinstance(handle, FdWait) and pty.chip.armed is not None
+        t0 = time.monotonic()
+        loop.tick()  # nothing there: the pause is the whole period, spent in select
+        assert time.monotonic() - t0 >= 0.08
+        field.append(SimTag.for_piece(GOLD).memory)
+        seen = loop.run_until(lambda evs: any(e.kind == "placed" for e in evs), limit=2)
+        assert seen is not None
+    finally:
+        reader.close()
+        pty.close()
+
+
+def test_a_missing_reader_is_not_waited_on(table):
+    loop = waiting_loop(table)
+    table.world.missing_readers.add("chest")
+    with pytest.raises(ReaderUnavailable):
+        for _ in range(40):
+            table.clock.sleep(0.1)
+            loop.supervised.reader.poll()
+
+
+def test_a_wait_that_fails_does_not_end_the_loop(table, caplog):
+    """A descriptor closed under the wait (a USB adapter pulled out between the poll and the
+    select) is logged and slept through: nothing may end the daemon's loop."""
+    from tabletap.controller.daemon import wait_for_readers
+
+    r, w = os.pipe()
+    os.close(r)
+    os.close(w)
+
+    class Gone:
+        name = "chest"
+
+        def wait_handle(self) -> FdWait:
+            return FdWait(r)  # closed
+
+    class Broken:
+        name = "pond"
+
+        def wait_handle(self) -> FdWait:
+            raise OSError("port not open")
+
+    t0 = table.clock.now()
+    wait_for_readers([Broken(), Gone()], table.clock, 0.1)
+    assert table.clock.now() - t0 >= 0.1 - 1e-9
+    assert "waiting on the readers failed" in caplog.text
+
+
+def test_a_port_unplugged_while_the_reader_waits_is_reopened(table):
+    loop = waiting_loop(table)
+    reader = loop.supervised.reader
+    ports = table.context["ports"]["chest"]
+    ports[-1].unplugged = True
+    assert loop.supervised.poll(table.clock.now()) == []  # garbled: "still what it was"
+    assert reader.wait_handle() is None and not ports[0].is_open
     table.world.place("chest", SimTag.for_piece(GOLD))
-    loop.tick()
-    assert daemon.poll_wait(0.1, 0.03) == 0.03
-    assert daemon.poll_wait(0.1, None) == 0.1
+    assert loop.run_until(lambda evs: any(e.kind == "placed" for e in evs)) is not None
+    assert len(ports) == 2

@@ -107,3 +107,27 @@ def test_version():
     out = subprocess.run([*TABLETAP, "--version"], capture_output=True, text=True, check=True)
     from importlib.metadata import version
     assert out.stdout.strip() == f"tabletap {version('tabletap')}"
+
+
+def _start_notices(cfg: Path) -> list[str]:
+    """The daemon's start-up lines under systemd (stdin closed at once: it starts and stops)."""
+    out = subprocess.run([*TABLETAP, "run", "--sim", "--config", str(cfg)], input="",
+                         capture_output=True, text=True, env=_journal_env(), cwd=REPO,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    return out.stderr.splitlines()
+
+
+def test_start_notices_reach_the_journal_once_at_their_level(tmp_path: Path):
+    """Issue 13, "each event logged once": an idle table is news (info), a config naming other
+    players than the unfinished game is a warning, and neither is logged twice."""
+    idle = tmp_path / "idle.yaml"
+    idle.write_text(f"state_dir: {tmp_path / 'idle'}\n")
+    lines = [line for line in _start_notices(idle) if "No game is under way" in line]
+    assert len(lines) == 1 and lines[0].startswith("<6>tabletap.table: "), lines
+
+    cfg = _config(tmp_path)
+    _start_notices(cfg)  # the game of ana and ben starts, unfinished
+    cfg.write_text(cfg.read_text().replace("[ana, ben]", "[ana, cy]"))
+    lines = [line for line in _start_notices(cfg) if "ana, cy" in line]
+    assert len(lines) == 1 and lines[0].startswith("<4>tabletap.runtime: "), lines

@@ -14,7 +14,7 @@ from tabletap.controller.rules.kingdomino.actions import Action
 from tabletap.controller.rules.kingdomino.dominoes import CASTLE
 from tabletap.controller.rules.kingdomino.kingdom import bounds, is_treasure_corner
 from tabletap.controller.rules.kingdomino.kingdom_file import parse_kingdom
-from tabletap.controller.rules.kingdomino.scoring import score_kingdom
+from tabletap.controller.rules.kingdomino.scoring import score_kingdom, tie_key
 from tabletap.controller.rules.kingdomino.setup import domino_count
 from tabletap.controller.rules.kingdomino.treasures import all_tokens
 
@@ -63,6 +63,7 @@ def _check_invariants(s: KingdominoState, cross_check: bool = False) -> None:
     for p, k in s.kingdoms.items():
         b = ENGINE.breakdown(s, p)
         assert b.score == sum(t.points for t in b.territories) + sum(b.bonuses.values())
+        assert ENGINE.tie_key(s, p) == tie_key([b])  # what winners() reads, kept or scored
         if not cross_check:
             continue
         from_file = parse_kingdom(ENGINE.public_view(s)["kingdoms"][p]["file"])
@@ -165,3 +166,46 @@ def test_kept_territories_score_like_the_flood_fill(game, seed) -> None:
             assert k.points() == score_kingdom(k.cells, k.gems).score
             assert k.points() == Regions.of(k.cells).points(k.gems)
             assert scores[p] == sum(r[p][0] for r in s.results) + ENGINE.breakdown(s, p).score
+
+
+@settings(max_examples=5, deadline=None)
+@given(game=GAMES, seed=st.integers(0, 2**31))
+def test_board_placements_are_the_dicts(game, seed) -> None:
+    """Kingdoms keep their squares as bits (kingdom board) for legal_actions and apply: what
+    the bits list must be what placement_spots lists from the dict, and apply must accept
+    exactly the placements check_placement allows (every square and facing near the kingdom,
+    the refusals with check_placement's own reason)."""
+    from tabletap.controller.rules.kingdomino.dominoes import dominoes
+    from tabletap.controller.rules.kingdomino.kingdom import (
+        FACINGS,
+        Placement,
+        check_placement,
+        placement_spots,
+    )
+    players, options = game
+    s = ENGINE.new_game(players, seed, options, {})
+    rng = random.Random(seed)
+    while not ENGINE.is_over(s):
+        legal = ENGINE.legal_actions(s)
+        if s.step == "place" and not s.unconfirmed and not s.reveals:
+            player, number = ENGINE._acting(s), ENGINE._acting_domino(s)
+            d, k = dominoes()[number], s.kingdoms[ENGINE._acting(s)]
+            assert s.spots(player, d) == placement_spots(k.cells, s.size, d)
+            rmin, rmax, cmin, cmax = bounds(k.cells)
+            for r in range(rmax - s.size, rmin + s.size + 1):
+                for c in range(cmax - s.size, cmin + s.size + 1):
+                    for facing in FACINGS:
+                        action = Action("place", domino=number, at=(r, c), facing=facing)
+                        try:
+                            check_placement(k.cells, s.size, d, Placement(number, (r, c), facing))
+                            expected = None
+                        except Rejection as refused:
+                            expected = refused.code
+                        try:
+                            ENGINE.apply(s, action)
+                            got = None
+                        except Rejection as refused:
+                            got = refused.code
+                        assert got == expected, (r, c, facing)
+                        assert (expected is None) == (action in legal)
+        s = ENGINE.apply(s, rng.choice(legal)).state

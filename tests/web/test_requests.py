@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+import time
 
 from tabletap.controller import web_requests
 from tabletap.controller.patterns import PATTERNS
@@ -86,14 +87,58 @@ def test_the_pairing_pattern_and_the_parent_cards_exist():
     assert "game/kingdomino" in pieces_of("game")
 
 
-def test_doctor_checks_the_open_readers_and_the_state_folder(tmp_path):
+def test_mid_game_the_doctor_moves_nothing_and_says_why(tmp_path):
     daemon, ctx = magic_keys_table(tmp_path, players=("ana", "ben"))
-    findings = web_requests.handle(daemon, {"doctor": True})["findings"]
+    web_requests.attach(daemon, ctx)
+    outputs = daemon.session.outputs
+    lights_before, chest_before = list(outputs.lights.history), list(outputs.chest.history)
+    reply = web_requests.handle(daemon, {"doctor": True})
+    assert reply["full"] is False and "A game is under way" in reply["skipped"]
+    findings = reply["findings"]
     assert [f["device"] for f in findings] == ["reader chest", "reader pond", "state folder"]
     assert all(f["status"] == "ok" for f in findings), findings
+    # Neither the lights nor the latch moved under the family's hands.
+    assert outputs.lights.history == lights_before and outputs.chest.history == chest_before
     ctx["world"].missing_readers.add("pond")
+    daemon.run_for(0.5)  # (the poll that finds it gone reads as garbled: a flaky link, once)
     pond = web_requests.handle(daemon, {"doctor": True})["findings"][1]
-    assert pond["status"] != "ok"
+    assert pond["status"] == "failed" and "the simulated reader is unplugged" in pond["detail"]
+
+
+def test_with_no_game_under_way_the_daemon_runs_the_whole_doctor(tmp_path):
+    daemon, ctx = magic_keys_table(tmp_path, players=("ana", "ben"))
+    web_requests.attach(daemon, ctx)
+    daemon.session.abandon(daemon.clock.now())
+    outputs = daemon.session.outputs
+    lights_from, chest_from = len(outputs.lights.history), len(outputs.chest.history)
+    reply = web_requests.handle(daemon, {"doctor": True})
+    assert reply["full"] is True and reply["skipped"] is None
+    found = {f["device"]: f for f in reply["findings"]}
+    assert list(found) == ["reader chest", "reader pond", "chest servo", "lights",
+                           "button end-turn", "button roll", "state folder"]
+    assert all(f["status"] == "ok" for f in found.values()), found
+    # The same checks as `tabletap doctor --sim`, on the devices the daemon holds: the latch
+    # opened and shut again, the lights showed red, green, blue and off, each simulated press
+    # came through (to the check, not to the table).
+    assert [o for _, o in outputs.chest.history[chest_from:]] == [True, False]
+    shown = [(p, c) for _, p, c in outputs.lights.history[lights_from:]]
+    assert shown[:4] == [("turn", "red"), ("turn", "green"), ("turn", "blue"), ("off", None)]
+    assert outputs.lights.pattern == "idle"  # and back to the resting picture
+    assert found["button roll"]["detail"] == "a simulated press came through"
+    ctx["world"].missing_readers.add("chest")
+    daemon.run_for(0.5)
+    chest = web_requests.handle(daemon, {"doctor": True})["findings"][0]
+    assert chest["status"] == "failed"
+
+
+def test_an_open_chest_stays_open_after_the_check(tmp_path):
+    daemon, ctx = magic_keys_table(tmp_path, players=("ana", "ben"))
+    web_requests.attach(daemon, ctx)
+    daemon.session.abandon(daemon.clock.now())
+    chest = daemon.session.outputs.chest
+    chest.set_open(True)
+    web_requests.handle(daemon, {"doctor": True})
+    assert chest.is_open
 
 
 def test_a_state_folder_that_cannot_take_the_journal_is_named(tmp_path, monkeypatch):
@@ -116,3 +161,76 @@ def test_the_pairing_lights_come_back_after_an_answer_in_the_window(tmp_path):
     daemon.run_for(30)
     daemon.run_for(daemon.session.config.lights.feedback_seconds + 0.2)
     assert lights.pattern == "turn"  # the window closed: whose turn again
+
+
+def test_the_final_scores_of_a_whole_game_add_up(tmp_path):
+    """scenarios/kingdomino/two-players.yaml ends "score: {ana: 28, ben: 26}, winner: ana"; the
+    snapshot's `final` gives the page the sums those points are made of."""
+    from pathlib import Path
+
+    from tabletap.sim.scenario.model import load
+    from tabletap.sim.scenario.runner import ScenarioRun
+
+    path = Path(__file__).resolve().parents[2] / "scenarios" / "kingdomino" / "two-players.yaml"
+    run = ScenarioRun(load(str(path)))
+    seen: list[dict] = []
+
+    def look(step, expect):
+        snap = web_requests.handle(run.daemon, {"snapshot": True})["snapshot"]
+        if snap["over"]:
+            seen.append(snap)
+
+    assert run.run(after_step=look) is None
+    final = seen[-1]["extra"]["final"]
+    assert {p: final[p]["score"] for p in final} == {"ana": 28, "ben": 26}
+    assert seen[-1]["winners"] == ["ana"]
+    for kingdom in final.values():
+        parts = kingdom["territories"]
+        assert parts and all(t["crowns"] for t in parts)
+        assert sum(t["points"] for t in parts) + sum(kingdom["bonuses"].values()) \
+            + kingdom["earlier"] == kingdom["score"]
+        assert all(t["points"] == (0 if t["skulls"] else t["squares"] * t["crowns"])
+                   for t in parts)
+    assert not any(k["immediate_victory"] for k in final.values())
+
+
+def test_on_the_pico_wiring_the_check_uses_the_daemons_own_link(tmp_path):
+    """`backend: serial` under the simulator (the firmware behind a pseudo-terminal, in real
+    time): the board's hello is the one the daemon's link got, the sweep is the Pico's, the
+    presses and the lid come through the board, and the port is never opened a second time."""
+    from tabletap.controller.clock import SystemClock
+    from tabletap.controller.config import Config
+    from tabletap.controller.runtime import open_table
+    from tabletap.sim.context import make_context
+
+    clock = SystemClock()
+    config = Config.model_validate({"state_dir": str(tmp_path / "state"), "backend": "serial",
+                                    "serial": {"lid_pin": 12}})
+    context = make_context(clock)
+    daemon = open_table(config, context, clock, None)  # no game: the whole check
+    try:
+        web_requests.attach(daemon, context)
+        reply = web_requests.handle(daemon, {"doctor": True})
+        found = {f["device"]: f for f in reply["findings"]}
+        assert reply["full"] and all(f["status"] == "ok" for f in found.values()), found
+        assert found["board"]["detail"].startswith("tabletap firmware ")
+        assert list(found) == ["reader chest", "reader pond", "board", "chest servo (GP16)",
+                               "lights", "button end-turn (GP14)", "button roll (GP13)",
+                               "lid switch (GP12)", "state folder"]
+        assert "the Pico swung the servo 10 degrees" in found["chest servo (GP16)"]["detail"]
+        assert found["lid switch (GP12)"]["detail"] == "simulated opening and closing came through"
+        assert context["pico"].error is None
+        context["pico"].unplug()  # the USB cable pulled: the daemon's link loses the board
+        deadline = time.monotonic() + 10
+        while daemon.session.outputs.chest.link.connected:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        found = web_requests.handle(daemon, {"doctor": True})["findings"]
+        board, rest = found[2], found[3]
+        assert board["status"] == "failed" and "does not answer the daemon now" in board["detail"]
+        # Nothing waits out a timeout on a silent board (the loop would stall for seconds).
+        assert rest["device"] == "chest, lights and buttons (serial)" and "not checked" in \
+            rest["detail"]
+    finally:
+        daemon.close()
+        daemon.session.outputs.close()

@@ -58,6 +58,12 @@ class Finding:
     detail: str
 
 
+# What stands for the chest, the lights and the buttons when the Pico that drives them is silent
+# (trying each would only wait out its timeout).
+BOARD_DOWN = Finding("failed", "chest, lights and buttons (serial)",
+                     "not checked: they are on the board, which does not answer")
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("doctor", help="check every configured device and print a report")
     add_config_argument(p)
@@ -204,7 +210,11 @@ def _wait_for(buttons: Any, done: Callable[[list[InputEvent]], bool], clock: Clo
 
 
 def check_buttons(config: Config, buttons: Any, context: dict[str, Any], clock: Clock,
-                  press: bool, timeout: float) -> list[Finding]:
+                  press: bool, timeout: float,
+                  untried: str = "run with --press to try it") -> list[Finding]:
+    """Each button and the lid switch: pressed in the simulator, pressed by the maker with
+    `press`, else read at rest (`untried` says how to try them; the running daemon's check,
+    controller.table_health, has no --press to offer)."""
     world = context.get("world") if context.get("sim") else None
     pressed = getattr(buttons, "pressed", None)
     at_rest: dict[str, bool] = pressed() if callable(pressed) else {}
@@ -232,7 +242,7 @@ def check_buttons(config: Config, buttons: Any, context: dict[str, Any], clock: 
                                     "it connects its pin to ground when pressed"))
         else:
             rest = "reads released" if name in at_rest else "configured"
-            findings.append(Finding("ok", device, f"{rest}; run with --press to try it"))
+            findings.append(Finding("ok", device, f"{rest}; {untried}" if untried else rest))
     if lid_pin is not None:
         device = "lid switch" + (f" ({lid_pin})" if lid_pin else "")
         if world is not None:
@@ -333,8 +343,7 @@ def run_checks(config: Config, context: dict[str, Any], clock: Clock, press: boo
     board = check_board(config, context)  # before the outputs open the same serial port
     findings += board
     if any(f.status == "failed" for f in board):
-        findings.append(Finding("failed", "chest, lights and buttons (serial)",
-                                "not checked: they are on the board, which does not answer"))
+        findings.append(BOARD_DOWN)
     else:
         findings += check_outputs(config, context, clock, press, timeout)
     return findings

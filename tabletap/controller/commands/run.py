@@ -14,10 +14,9 @@ import queue
 import signal
 import sys
 import threading
-from importlib.metadata import entry_points
 from typing import Any
 
-from tabletap.controller import web_requests
+from tabletap.controller.adapters import find
 from tabletap.controller.clock import SystemClock
 from tabletap.controller.commands.common import (
     PERMISSION_HINT,
@@ -79,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     clock = SystemClock()
     simulator = None
     if args.sim:
-        factory = next(iter(entry_points(group="tabletap.simulators", name="default")))
+        factory = next(iter(find("tabletap.simulators", "default")))
         simulator = factory.load()(clock, config.default_reader)
         context = simulator.context
     else:
@@ -101,9 +100,6 @@ def run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    web_requests.attach(daemon)  # the phone page's pairing desk and feed
-    for kind, handler in web_requests.HANDLERS.items():
-        register_request(kind, handler)
     control = ControlServer(socket_path(config.state_dir), lambda req: dispatch(daemon, req),
                             recall=lambda rid: daemon.session.journal.recall(rid))
     lines: queue.Queue[str | None] = queue.Queue()
@@ -114,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
     systemd = Notifier()
     systemd.ready("the table is ready")
     try:
+        _attach_page(daemon, context)  # before the loop serves a request or reads a tag
         while not stop.is_set():
             started = clock.now()
             daemon.tick()
@@ -129,8 +126,9 @@ def run(args: argparse.Namespace) -> int:
                     answer = simulator.command(line, daemon.session.table)
                     if answer:
                         print(answer, flush=True)
-            wait = daemon.poll_wait(config.poll.period, config.poll.resting_period)
-            clock.sleep(wait - (clock.now() - started))
+            wait = daemon.poll_wait(config.poll.period, config.poll.resting_period,
+                                    config.poll.confirm_period)
+            daemon.idle(wait - (clock.now() - started))  # a tap on a waiting reader ends it
             sys.stdout.flush()
     finally:
         systemd.stopping()
@@ -138,6 +136,17 @@ def run(args: argparse.Namespace) -> int:
         daemon.close()
         daemon.session.outputs.close()
     return 0
+
+
+def _attach_page(daemon: Any, context: Any) -> None:
+    """The phone page's pairing desk, enrolment desk and feed, and its request kinds. Loaded
+    once the table has said it is ready (nothing reaches the daemon before the loop below),
+    so a start does not wait for the page's modules."""
+    from tabletap.controller import web_requests
+
+    web_requests.attach(daemon, context)
+    for kind, handler in web_requests.HANDLERS.items():
+        register_request(kind, handler)
 
 
 def _read_stdin(lines: queue.Queue[str | None]) -> None:

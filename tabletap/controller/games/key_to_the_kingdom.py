@@ -67,6 +67,7 @@ PIECE = re.compile(
     r"|(hero)/([a-z0-9-]+)|(event)/(\d+)|(companion)/([a-z0-9-]+)|(demon-die))$"
 )
 END_TURN, ROLL = "end-turn", "roll"
+_WORD = re.compile(r"\b[a-z]+\d+\b")
 GESTURE_TIMEOUT = 10.0  # seconds a two-tap gesture (knife, beans, Demon die) waits
 
 
@@ -86,6 +87,24 @@ class KttkTable(GameTable):
 
     def piece_prefix(self) -> str:
         return "kttk"
+
+    def said(self, state: Any, text: str) -> str:
+        """Space ids said by their land ("v11" -> "village space 11"): the pack's ids are short
+        for the console and the page, but a voice spelling "v eleven" tells a child nothing."""
+        if not isinstance(state, KttkState):
+            return text
+        pack = state.pack
+
+        def name(m: re.Match[str]) -> str:
+            space = pack.spaces.get(m.group(0))
+            if space is None:
+                return m.group(0)
+            in_land = pack.lands.get(space.land, ())
+            number = (in_land.index(space.id) + 1 if space.id in in_land
+                      else int(re.sub(r"\D", "", space.id)))
+            return f"{space.land.replace('-', ' ')} space {number}"
+
+        return _WORD.sub(name, text)
 
     def seat_of(self, piece: str) -> str | None:
         """Set-up by game card: a hero figure tapped seats that hero (the player is the hero)."""

@@ -10,6 +10,7 @@ from typing import Any
 
 from tabletap.controller.clock import SystemClock
 from tabletap.controller.config import ReaderConfig
+from tabletap.hw.pn532.irq import IrqLine, gpio_irq
 from tabletap.hw.pn532.reader import Pn532Reader, waiting_reader
 from tabletap.hw.pn532.transports import (
     BusTransport,
@@ -42,19 +43,27 @@ def build_uart(name: str, cfg: ReaderConfig, context: dict[str, Any]) -> Pn532Re
     return Pn532Reader(name, transport, arm=cfg.arm, **waiting_reader(cfg, context))
 
 
+def _irq(cfg: ReaderConfig) -> IrqLine | None:
+    return gpio_irq(cfg.irq_pin) if cfg.irq_pin else None
+
+
 def build_spi(name: str, cfg: ReaderConfig, context: dict[str, Any]) -> Pn532Reader:
     if not cfg.cs:
         raise ValueError(f"reader {name}: transport spi needs `cs:` (a board pin such as D5)")
     cs = cfg.cs
     make = spi_driver(blinka_spi, lambda: board_pin(cs), (cfg.timeout, SystemClock()))
-    return Pn532Reader(
-        name, BusTransport(make, f"spi cs={cs}", reset=_reset(cfg)), call_timeout=cfg.timeout
-    )
+    transport = BusTransport(make, f"spi cs={cs}", reset=_reset(cfg), irq=_irq(cfg))
+    return Pn532Reader(name, transport, call_timeout=cfg.timeout, **_waiting(cfg, context))
 
 
 def build_i2c(name: str, cfg: ReaderConfig, context: dict[str, Any]) -> Pn532Reader:
     make = i2c_driver(blinka_i2c, cfg.address, (cfg.timeout, SystemClock()))
-    return Pn532Reader(
-        name, BusTransport(make, f"i2c 0x{cfg.address:02x}", reset=_reset(cfg)),
-        call_timeout=cfg.timeout,
-    )
+    transport = BusTransport(make, f"i2c 0x{cfg.address:02x}", reset=_reset(cfg), irq=_irq(cfg))
+    return Pn532Reader(name, transport, call_timeout=cfg.timeout, **_waiting(cfg, context))
+
+
+def _waiting(cfg: ReaderConfig, context: dict[str, Any]) -> dict[str, Any]:
+    """SPI and I2C readers wait for taps only with the IRQ line wired (`irq_pin:`)."""
+    if not cfg.irq_pin:
+        return {}
+    return {"arm": cfg.arm, **waiting_reader(cfg, context)}

@@ -37,11 +37,6 @@ class ReplyTimeout(OSError):
     """The chip sent nothing within the frame timeout."""
 
 
-class ArmedSilence(Exception):
-    """No tag answered an armed listing within its wait: an empty field, not a silent chip (the
-    chip did ACK the command). Not an OSError, so the driver lets it through unchanged."""
-
-
 class PortGone(Exception):
     """The serial port itself failed (USB adapter unplugged). Deliberately not an OSError: the
     driver swallows OSError from a write and would report a mere missing reply."""
@@ -56,11 +51,6 @@ class FramedSerial:
         self.port.timeout = timeout
         self.timeout = timeout
         self._stash = bytearray()
-        # Waiting for a tap (Pn532Reader.arm): the reply that follows the next ACK may take this
-        # long; `silent` says it did not come.
-        self.armed_wait: float | None = None
-        self.silent = False
-        self._after_ack = False
 
     def write(self, data: bytes) -> int | None:
         try:
@@ -82,18 +72,7 @@ class FramedSerial:
         waiting = self.port.in_waiting
         if waiting:
             return waiting
-        if self._after_ack and self.armed_wait is not None:
-            self._after_ack = False
-            saved, self.port.timeout = self.port.timeout, self.armed_wait
-            try:
-                first = self.port.read(1)  # the chip answers when a tag comes
-            finally:
-                self.port.timeout = saved
-            if not first:
-                self.silent = True
-                raise ArmedSilence(f"no tag within {self.armed_wait:.3f} s")
-        else:
-            first = self.port.read(1)  # blocks up to the frame timeout
+        first = self.port.read(1)  # blocks up to the frame timeout
         if not first:
             raise ReplyTimeout(f"the PN532 sent nothing for {self.timeout:.3f} s")
         self._stash += first
@@ -126,11 +105,19 @@ class FramedSerial:
             return bytes(out)
         length, lcs = head
         if (length, lcs) in ((0x00, 0xFF), (0xFF, 0x00)):  # ACK or NACK: postamble only
-            self._after_ack = (length, lcs) == (0x00, 0xFF)
             return bytes(out + self._take(1))
         if (length + lcs) & 0xFF:
             return bytes(out)  # the length is not to be trusted; let the driver reject it
         return bytes(out + self._take(length + 2))  # data, DCS, postamble
+
+    def reply_waiting(self) -> bool:
+        """Whether a reply has begun to arrive, without blocking (an armed listing's answer)."""
+        if self._stash:
+            return True
+        try:
+            return self.port.in_waiting > 0
+        except OSError as exc:
+            raise PortGone(f"serial port failed: {exc}") from exc
 
     def drain(self, quiet: float = 0.01) -> int:
         """Discard whatever is still coming (the rest of a reply the driver gave up on) until the

@@ -9,6 +9,11 @@ in the last few polls is missing, the poll lists again at once, up to `relists` 
 `_relist`). A target whose SEL_RES says it is no NFC Forum type 2 tag (a MIFARE Classic, an
 ISO-DEP card) is reported by UID alone: its memory is not read.
 
+An empty reader waits for a tap instead of being polled (`arm`, the default): it leaves one
+InListPassiveTarget with MaxRetries 0xFF outstanding, the daemon's loop waits on its
+`wait_handle()` together with every other waiting reader's, and the poll after the chip answered
+picks the answer up. While it waits a poll costs no exchange (docs/nfc.md, "Waiting for a tap").
+
 Failure handling follows the field reports (docs/hardware-notes.md): a garbled reply (bad checksum,
 unexpected frame) is `Poll(garbled=True)`, never an empty field; a chip that does not answer is
 re-initialised on the next poll (it may have been power-cycled and lost its configuration; a reset
@@ -21,7 +26,8 @@ raises: the first contact happens in the first poll.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -30,7 +36,7 @@ from adafruit_pn532.adafruit_pn532 import PN532, BusyError
 from tabletap.controller.clock import SystemClock
 from tabletap.controller.ports import Clock, Poll, ReaderUnavailable, TagRead, TagWriteError
 from tabletap.hw.pn532.buswait import BusTimeout
-from tabletap.hw.pn532.framing import ArmedSilence, PortGone, ReplyTimeout
+from tabletap.hw.pn532.framing import PortGone, ReplyTimeout
 from tabletap.hw.pn532.transports import Transport
 
 log = logging.getLogger("tabletap.pn532")
@@ -57,9 +63,11 @@ GARBLED_ERRORS = (RuntimeError, IndexError, TypeError, ValueError, AssertionErro
 T = TypeVar("T")
 
 
-# How long a reader that waits for taps (and so polls quickly while a piece rests) must fail
-# before it counts as missing: about what three polls at the 0.1 s period took.
-UNAVAILABLE_SECONDS_WAITING = 0.3
+# How long a reader must fail before it counts as missing, besides `unavailable_after` polls: the
+# loop retries a failed poll at once (poll.confirm_period), so three failures can be a 0.1 s
+# blip; a chip that browns out and restarts (the emulator's `vanish`, 0.3 s) must not become a
+# reader-missing episode with its backoff, which made the tail of lifts under faults.
+UNAVAILABLE_SECONDS_WAITING = 0.5
 
 
 def waiting_reader(cfg: Any, context: dict[str, Any]) -> dict[str, Any]:
@@ -127,12 +135,14 @@ class Pn532Reader:
         # gets its extra listings
         self.recheck_polls = recheck_polls
         self.relists = relists  # extra listings, at most, while a recently seen tag is missing
-        # Seconds an empty reader waits for a tag inside one poll (0: never). The chip is told
-        # to retry for ever (MaxRetries 0xFF) and answers a few ms after a tag arrives; the host
-        # blocks on the line meanwhile, so a tap is answered at once instead of at the next poll
-        # and an empty field costs one listing per `arm` seconds. UART only (the transport must
-        # offer `wait_for_reply`); see docs/nfc.md, "Waiting for a tap".
+        # Waiting for a tap (0: never; else seconds an armed listing lasts before it is renewed).
+        # An empty reader leaves one InListPassiveTarget with MaxRetries 0xFF outstanding: the
+        # chip keeps activating and answers a few ms after a tag arrives, while the daemon's
+        # loop waits on every armed reader at once (`wait_handle`) instead of polling. Renewing
+        # it (an ACK aborts it, a new one is sent and ACK'd) is what shows the chip is still
+        # alive. UART, or SPI/I2C with the IRQ line wired (the transport `waits`); docs/nfc.md.
         self.arm = arm
+        self._armed_at: float | None = None  # when the outstanding armed listing was sent
         # empty listings in a row before a poll waits: the daemon's miss_threshold (default 2),
         # so a lifted piece is counted at the quick pace before the reader starts waiting
         self.arm_after = arm_after
@@ -144,7 +154,8 @@ class Pn532Reader:
         self._failures = 0
         # With quick polls (poll.resting_period) three failed polls can be a 0.1 s blip: the
         # reader then counts as missing only once it has also failed for this long (clock)
-        self.clock = clock
+        # (waiting needs a clock: an armed listing is renewed every `arm` seconds)
+        self.clock = clock if clock is not None or not arm else SystemClock()
         self.unavailable_seconds = unavailable_seconds
         self._failing_since: float | None = None
         self._cache: dict[bytes, _Cached] = {}
@@ -154,30 +165,40 @@ class Pn532Reader:
 
     # --- the wire ------------------------------------------------------------------------------
     def _call(self, command: int, params: bytes | list[int], response_length: int) -> bytes:
+        self.disarm()
         pn = self._pn
         if pn is None:
             raise NoAnswer("the reader is not initialised")
-        try:
+        with self._wire():
             resp = pn.call_function(
                 command, response_length=response_length, params=params, timeout=self.call_timeout
             )
-        except ArmedSilence:
-            return b""  # an armed listing no tag answered: the caller aborts it
-        except (ReplyTimeout, BusTimeout) as exc:
-            self._resync()
-            raise NoAnswer(str(exc)) from None
-        except BusyError as exc:
-            self._resync()
-            raise NoAnswer(f"empty read ({exc})") from None
-        except (OSError, PortGone) as exc:
-            raise NoAnswer(f"serial port failed ({exc})", port_gone=True) from None
-        except GARBLED_ERRORS as exc:
-            self._resync()
-            raise Garbled(" ".join(str(a) for a in exc.args) or type(exc).__name__) from None
         if resp is None:
             self._resync()
             raise NoAnswer("no reply within the driver's timeout")
         return bytes(resp)
+
+    @contextmanager
+    def _wire(self) -> Iterator[None]:
+        """The driver's failures, sorted: silence (NoAnswer, after draining the line), a port
+        that failed (NoAnswer with port_gone), a reply that cannot be trusted (Garbled)."""
+        try:
+            yield
+        except (ReplyTimeout, BusTimeout) as exc:
+            self._armed_at = None
+            self._resync()
+            raise NoAnswer(str(exc)) from None
+        except BusyError as exc:
+            self._armed_at = None
+            self._resync()
+            raise NoAnswer(f"empty read ({exc})") from None
+        except (OSError, PortGone) as exc:
+            self._armed_at = None
+            raise NoAnswer(f"serial port failed ({exc})", port_gone=True) from None
+        except GARBLED_ERRORS as exc:
+            self._armed_at = None
+            self._resync()
+            raise Garbled(" ".join(str(a) for a in exc.args) or type(exc).__name__) from None
 
     def _resync(self) -> None:
         try:
@@ -204,6 +225,10 @@ class Pn532Reader:
             # timeout, so a tag leaving mid-read would look like a silent chip (ReplyTimeout and
             # a drain); 0x08 = 12.8 ms gets the chip's own "tag gone" status (0x01) first.
             self._call(RF_CONFIGURATION, [0x02, 0x00, 0x0B, COMM_TIMEOUT], 0)
+            if self._failures:
+                # it answered: whatever fails next is a new silence (a dropped reply followed by
+                # a brown-out is two short ones, not one long enough to count as missing)
+                self._failing_since = None
         except NoAnswer:
             self._pn = None
             raise
@@ -225,13 +250,14 @@ class Pn532Reader:
             raise NoAnswer(f"{self.transport.description}: {detail}") from None
 
     def _failed(self, exc: Exception, port_gone: bool) -> Poll:
+        self._armed_at = None
         self._pn = None  # re-initialise on the next poll: the chip may have lost its settings
         if port_gone:
             self.transport.disconnect()
         self._failures += 1
         self.stats["no_answer"] += 1
         now = self.clock.now() if self.clock is not None else 0.0
-        if self._failures == 1:
+        if self._failing_since is None:
             self._failing_since = now
         long_enough = self.clock is None or (
             now - (self._failing_since or now) >= self.unavailable_seconds
@@ -259,26 +285,31 @@ class Pn532Reader:
         try:
             if self._pn is None:
                 self._start()
-            if self._release_due:
-                self._release_due = False
-                self._call(IN_RELEASE, [0x00], 1)
-            armed = self._may_arm()
-            if armed:  # (a tag seen before it has been counted lifted: no re-listings for it)
-                targets = self._armed_listing()
+            if self._armed_at is not None:
+                found = self._armed_result()
+                if found is None:  # still waiting, nothing came: the field is still empty
+                    return self._answered_poll([])
+                targets = found
             else:
+                if self._release_due:
+                    self._release_due = False
+                    self._call(IN_RELEASE, [0x00], 1)
                 self._set_retries(self.passive_retries)
                 targets = self._list_targets()
-            for _ in range(self.relists if self.recheck and not armed else 0):
-                if not self._missing(targets):
-                    break
-                targets = self._relist(targets)
+                for _ in range(self.relists if self.recheck else 0):
+                    if not self._missing(targets):
+                        break
+                    targets = self._relist(targets)
         except NoAnswer as exc:
             return self._failed(exc, exc.port_gone)
         except Garbled as exc:
             self.stats["garbled"] += 1
             log.debug("reader %s: garbled reply (%s)", self.name, exc)
             return Poll(garbled=True)
-        self._failures = 0
+        return self._answered_poll(targets)
+
+    def _answered_poll(self, targets: list[tuple[int, bytes]]) -> Poll:
+        self._failures, self._failing_since = 0, None
         self._answered = True
         self._empty = 0 if targets else self._empty + 1
         before = self.stats["reads"]
@@ -292,34 +323,108 @@ class Pn532Reader:
                 except (NoAnswer, Garbled):
                     pass
         self._age_cache({uid for _, uid in targets})
+        if self._may_arm():
+            try:
+                self._arm_listing()
+            except (NoAnswer, Garbled):
+                self._armed_at = None  # the next poll lists as usual and finds out
         return Poll(reads)
 
+    # --- waiting for a tap ---------------------------------------------------------------------
     def _may_arm(self) -> bool:
-        """Wait for a tag in this poll: waiting is on, the transport can, and the last
-        `arm_after` listings found the field empty (a resting or just-lifted tag gets quick
-        listings, and their re-listings, so a lift is counted at the poll's pace)."""
+        """Leave an armed listing outstanding after this poll: waiting is on, the transport can,
+        none is outstanding, and the last `arm_after` listings found the field empty (a resting
+        or just-lifted tag gets quick listings, and their re-listings, so a lift is counted at
+        the loop's pace before the reader starts waiting)."""
         return (
             self.arm > 0
+            and self._armed_at is None
             and self._empty >= self.arm_after
-            and hasattr(self.transport, "wait_for_reply")
+            and self._pn is not None
+            and getattr(self.transport, "waits", False)
         )
+
+    def _now(self) -> float:
+        return self.clock.now() if self.clock is not None else 0.0
+
+    def _arm_listing(self) -> None:
+        """Send one InListPassiveTarget the chip keeps retrying until a tag comes (MaxRetries
+        0xFF; PN532 user manual, RFConfiguration item 5) and return once it is ACK'd, without
+        waiting for the answer: the driver's `send_command`, the first half of its
+        `call_function` (its `listen_for_passive_target` asks for one target only)."""
+        try:
+            self.transport.wait_handle()  # type: ignore[attr-defined]
+        except Exception as exc:  # noqa: BLE001 - e.g. gpiozero cannot watch the IRQ pin
+            log.error("reader %s: cannot wait for taps (%s); it is polled instead", self.name, exc)
+            self.arm = 0.0
+            return
+        if self._release_due:
+            self._release_due = False
+            self._call(IN_RELEASE, [0x00], 1)
+        self._set_retries(0xFF)
+        self._send(IN_LIST_PASSIVE_TARGET, [self.max_targets, 0x00])
+        self._armed_at = self._now()
+
+    def _armed_result(self) -> list[tuple[int, bytes]] | None:
+        """The outstanding armed listing's answer if it came (the driver's `process_response`,
+        the second half of `call_function`); None while it is still waiting. Every `arm`
+        seconds an unanswered one is aborted and sent again: the new ACK shows the chip is
+        still there (a chip that lost power and restarted would wait for a wake-up for ever)."""
+        with self._wire():  # a port that failed under the wait is NoAnswer(port_gone)
+            answered = self.transport.reply_waiting()  # type: ignore[attr-defined]
+        if answered:
+            self._armed_at = None
+            return self._parse_targets(self._response(IN_LIST_PASSIVE_TARGET, 1 + 15 * 2))
+        if self._now() - (self._armed_at or 0.0) < self.arm:
+            return None
+        self.disarm()
+        self._arm_listing()
+        return None
+
+    def disarm(self) -> None:
+        """Abort an outstanding armed listing: an ACK frame from the host aborts the command in
+        progress (PN532 user manual 6.2.1.3). Any other exchange must come after it."""
+        if self._armed_at is None:
+            return
+        self._armed_at = None
+        try:
+            self.transport.abort()  # type: ignore[attr-defined]
+        except PortGone:
+            pass  # the next exchange finds out and reopens the port
 
     def _set_retries(self, retries: int) -> None:
         if self._retries != retries:
             self._call(RF_CONFIGURATION, [0x05, 0xFF, 0x01, retries & 0xFF], 0)
             self._retries = retries
 
-    def _armed_listing(self) -> list[tuple[int, bytes]]:
-        """One InListPassiveTarget the chip keeps retrying until a tag comes, waited for up to
-        `arm` seconds; then an ACK aborts it (PN532 user manual 6.2.1.3: an ACK from the host
-        aborts the command in progress) and the field is empty."""
-        self._set_retries(0xFF)
-        wait = self.transport.wait_for_reply  # type: ignore[attr-defined]
-        with wait(self.arm) as waited:
-            found = self._list_targets()
-        if waited.silent:
-            self.transport.abort()  # type: ignore[attr-defined]
-        return found
+    def wait_handle(self) -> Any:
+        """What the daemon's loop waits on while this reader waits for a tag (a serial port's
+        file descriptor, or the emulated port); None when no armed listing is outstanding."""
+        if self._armed_at is None:
+            return None
+        return self.transport.wait_handle()  # type: ignore[attr-defined]
+
+    def _send(self, command: int, params: bytes | list[int]) -> None:
+        pn = self._pn
+        if pn is None:
+            raise NoAnswer("the reader is not initialised")
+        with self._wire():
+            if not pn.send_command(command, params=params, timeout=self.call_timeout):
+                self._resync()
+                raise NoAnswer("no ACK within the driver's timeout")
+
+    def _response(self, command: int, response_length: int) -> bytes:
+        pn = self._pn
+        if pn is None:
+            raise NoAnswer("the reader is not initialised")
+        with self._wire():
+            resp = pn.process_response(
+                command, response_length=response_length, timeout=self.call_timeout
+            )
+        if resp is None:
+            self._resync()
+            raise NoAnswer("no reply within the driver's timeout")
+        return bytes(resp)
 
     def _missing(self, targets: list[tuple[int, bytes]]) -> bool:
         """Whether a tag seen in the last `recheck_polls` polls is missing from this listing."""
@@ -340,9 +445,11 @@ class Pn532Reader:
         return again + kept[: max(0, self.max_targets - len(again))]
 
     def _list_targets(self) -> list[tuple[int, bytes]]:
-        resp = self._call(IN_LIST_PASSIVE_TARGET, [self.max_targets, 0x00], 1 + 15 * 2)
-        if resp == b"" and self._retries == 0xFF:
-            return []  # an armed listing that no tag answered in time
+        return self._parse_targets(
+            self._call(IN_LIST_PASSIVE_TARGET, [self.max_targets, 0x00], 1 + 15 * 2)
+        )
+
+    def _parse_targets(self, resp: bytes) -> list[tuple[int, bytes]]:
         if not resp:
             raise Garbled("empty InListPassiveTarget reply")
         count, i, found = resp[0], 1, []
@@ -555,5 +662,6 @@ class Pn532Reader:
         self._retry(uid, f"writing page {page}", write)
 
     def close(self) -> None:
+        self.disarm()
         self._pn = None
         self.transport.disconnect()

@@ -9,16 +9,15 @@ because building a real bus fails off a Pi; the UART path needs nothing but pyse
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from adafruit_pn532.adafruit_pn532 import PN532
 
 from tabletap.controller.ports import Clock
 from tabletap.hw.pn532.buswait import ACK_FRAME, ReadyWaitingI2c, ReadyWaitingSpi
-from tabletap.hw.pn532.framing import FramedSerial, SerialLike
+from tabletap.hw.pn532.framing import FramedSerial, PortGone, SerialLike
+from tabletap.hw.pn532.waiting import FdWait
 
 
 class ResetLine:
@@ -69,11 +68,6 @@ class Transport(Protocol):
     def disconnect(self) -> None: ...
 
 
-@dataclass
-class Waited:
-    silent: bool = False
-
-
 class UartTransport:
     """PN532 over a serial port (HSU): a real `serial.Serial` or anything shaped like it."""
 
@@ -103,21 +97,23 @@ class UartTransport:
         if self._framed is not None:
             self._framed.drain()
 
-    @contextmanager
-    def wait_for_reply(self, seconds: float) -> Iterator[Waited]:
-        """Let the next command's reply take up to `seconds` (an armed listing; the line is
-        waited on, no CPU spent); `silent` afterwards says whether it never came."""
-        waited = Waited()
-        framed = self._framed
-        if framed is None:
-            yield waited
-            return
-        framed.armed_wait, framed.silent = seconds, False
-        try:
-            yield waited
-        finally:
-            waited.silent = framed.silent
-            framed.armed_wait, framed.silent = None, False
+    waits = True  # the port's own descriptor says when an answer comes
+
+    def reply_waiting(self) -> bool:
+        """Whether the chip has begun to answer (an armed listing found a tag); never blocks."""
+        return self._framed is not None and self._framed.reply_waiting()
+
+    def wait_handle(self) -> Any:
+        """What the daemon's loop waits on for this reader's answer: the port's own handle if it
+        offers one (the emulated port, which keeps simulated time), else its file descriptor,
+        waited on with the others in one `select` (hw/pn532/waiting.py)."""
+        port = self._port
+        if port is None:
+            return None
+        own = getattr(port, "wait_handle", None)
+        if own is not None:
+            return own()
+        return FdWait(port.fileno())  # type: ignore[attr-defined]
 
     def abort(self) -> None:
         """Send the chip an ACK frame, which aborts the command it is working on."""
@@ -165,19 +161,46 @@ class BusTransport:
     def __init__(
         self, make_driver: Callable[[], PN532], description: str,
         release: Callable[[], None] | None = None, reset: ResetLine | None = None,
+        irq: Any = None,
     ) -> None:
         self._make_driver = make_driver
         self._release = release
         self.description = description
         self.reset = reset
+        # the chip's P70_IRQ line (hw/pn532/irq.py: ready(), handle(), close()), if wired:
+        # then the reader can wait for a tap as on UART
+        self.irq = irq
+        self._driver: PN532 | None = None
+
+    @property
+    def waits(self) -> bool:
+        return self.irq is not None
 
     def connect(self) -> PN532:
-        return self._make_driver()
+        self._driver = self._make_driver()
+        return self._driver
+
+    def reply_waiting(self) -> bool:
+        """The IRQ line is low: the chip has an answer for the host (never blocks)."""
+        return self.irq is not None and bool(self.irq.ready())
+
+    def wait_handle(self) -> Any:
+        return self.irq.handle() if self.irq is not None else None
+
+    def abort(self) -> None:
+        """Send the chip an ACK frame through the driver's own bus write (SPI: with the
+        data-write prefix), which aborts the command it is working on."""
+        if self._driver is not None:
+            try:
+                self._driver._write_data(ACK_FRAME)
+            except OSError as exc:
+                raise PortGone(f"the bus failed: {exc}") from exc
 
     def drain(self) -> None:
         pass
 
     def disconnect(self) -> None:
+        self._driver = None
         if self._release is not None:
             try:
                 self._release()

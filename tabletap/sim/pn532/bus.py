@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from tabletap.controller.ports import Clock
 from tabletap.sim.pn532.chip import Pn532Chip
+from tabletap.sim.pn532.port import EmulatedWait
 
 
 def reverse_bits(b: int) -> int:
@@ -45,10 +46,23 @@ class _Endpoint:
             t = max(t, now + reply.delay)
             self._replies.append((t, reply.data))
 
+    is_open = True  # (what EmulatedWait asks of a port)
+
+    def ready_at(self) -> float | None:
+        """When the next answer is ready for the host (None: none coming). An armed listing
+        with a tag in the field answers now (Pn532Chip.armed_reply)."""
+        if self.chip.armed is not None and not self._replies:
+            now = self.clock.now()
+            reply = self.chip.armed_reply(now)
+            if reply is not None:
+                self._replies.append((now + reply.delay, reply.data))
+        return self._replies[0][0] if self._replies else None
+
     def ready(self) -> bool:
         if not self.chip.has_power(self.clock.now()):
             self._replies.clear()
             return False
+        self.ready_at()
         now = self.clock.now()
         if self._replies and self._replies[0][0] <= now:
             return True
@@ -160,3 +174,22 @@ class EmulatedI2cBus(_BusLock):
         ready = self.endpoint.ready()
         body = self.endpoint.take(n - 1) if ready else bytes(n - 1)
         buf[start:end] = bytes([0x01 if ready else 0x00]) + body
+
+
+@dataclass(frozen=True)
+class EmulatedIrq:
+    """The chip's P70_IRQ line on an emulated bus, shaped like tabletap.hw.pn532.irq.IrqLine:
+    low (`ready`) while an answer waits for the host; its handle waits on the bus's clock like
+    an emulated serial port's (EmulatedWait)."""
+
+    endpoint: _Endpoint
+
+    def ready(self) -> bool:
+        at = self.endpoint.ready_at()
+        return at is not None and at <= self.endpoint.clock.now()
+
+    def handle(self) -> EmulatedWait:
+        return EmulatedWait(self.endpoint)  # type: ignore[arg-type]
+
+    def close(self) -> None:
+        pass

@@ -238,12 +238,16 @@ class Pn532Chip:
             body += bytes([n]) + tag.SENS_RES + bytes([tag.SEL_RES, len(tag.uid)]) + tag.uid
         return t.activation_attempt + t.select_per_target * len(found), bytes(body)
 
-    def armed_reply(self) -> Reply | None:
+    def armed_reply(self, now: float | None = None) -> Reply | None:
         """The answer to an armed listing, if a tag is in the field now: the chip, activating
         over and over, finds it within one activation attempt and selects it (the same times
         as a listing that finds it at once; timing.yaml)."""
         if self.armed is None or not self.rf_on:
             return None
+        if now is not None and not self.has_power(now):
+            return None  # unplugged (or restarting): it answers nothing
+        if self.armed is None:
+            return None  # it came back from a power cut: the listing is gone
         found = list(self.field())[: self.armed]
         if not found:
             return None

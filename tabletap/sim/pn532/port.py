@@ -90,7 +90,7 @@ class EmulatedSerial:
         """Whether the chip answers an armed listing now (a tag has come); queues the answer."""
         if self.chip.armed is None:
             return False
-        reply = self.chip.armed_reply()
+        reply = self.chip.armed_reply(self.clock.now())
         if reply is not None:
             self._send(self.clock.now() + reply.delay, reply.data)
             return True
@@ -117,6 +117,16 @@ class EmulatedSerial:
         if step == float("inf"):
             return
         self.clock.sleep(max(step, 0.0))
+
+    def ready_at(self) -> float | None:
+        """When the first byte the host has not read is (or will be) on its side of the line:
+        None while nothing is coming. An armed chip with a tag in its field answers now."""
+        self._armed()
+        return self._rx[0][0] if self._rx else None
+
+    def wait_handle(self) -> EmulatedWait:
+        """What the daemon's loop waits on (hw/pn532/waiting.py's protocol) for this port."""
+        return EmulatedWait(self)
 
     @property
     def in_waiting(self) -> int:
@@ -166,6 +176,43 @@ class EmulatedSerial:
 
     def close(self) -> None:
         self.is_open = False
+
+
+@dataclass(frozen=True)
+class EmulatedWait:
+    """Waiting on emulated ports the way `select` waits on real ones: until the first byte of
+    an answer is on the host's side of the line, on the ports' clock. On a VirtualClock it
+    advances virtual time to that moment, stopping at every scheduled action (a tag placed
+    mid-wait); on real time it sleeps on the world's `changed` event, so a tag placed from
+    another thread wakes it at once."""
+
+    port: EmulatedSerial
+
+    @staticmethod
+    def wait_all(handles: list[EmulatedWait], timeout: float) -> None:
+        ports = [h.port for h in handles]
+        clock = ports[0].clock
+        changed = ports[0].chip.changed
+        next_due = getattr(clock, "next_due", None)
+        deadline = clock.now() + timeout
+        while True:
+            if next_due is None and changed is not None:
+                changed.clear()  # before looking: a change after the look wakes the wait
+            now = clock.now()
+            times = [t for t in (p.ready_at() for p in ports if p.is_open) if t is not None]
+            soonest = min(times, default=None)
+            if soonest is not None and soonest <= now:
+                return
+            until = deadline if soonest is None else min(deadline, soonest)
+            if until <= now:
+                return
+            if next_due is not None:  # virtual time: jump, stopping at scheduled actions
+                due = next_due()
+                clock.sleep((min(until, due) if due is not None else until) - now)
+            elif soonest is None and changed is not None:
+                changed.wait(until - now)
+            else:
+                clock.sleep(min(until - now, ARMED_STEP) if soonest is None else until - now)
 
 
 @dataclass

@@ -16,6 +16,8 @@ import time
 
 from tabletap.sim.pn532.chip import Pn532Chip
 
+ARMED_STEP = 0.005  # how often a chip waiting for a tag looks at its field (seconds)
+
 
 class PtyChip:
     def __init__(self, chip: Pn532Chip) -> None:
@@ -34,6 +36,12 @@ class PtyChip:
         pending: list[tuple[float, bytes]] = []
         while not self._stop.is_set():
             wait = 0.05 if not pending else max(0.0, pending[0][0] - time.monotonic())
+            if self.chip.armed is not None:  # an armed listing: look for a tag every ARMED_STEP
+                reply = self.chip.armed_reply(time.monotonic())
+                if reply is not None:
+                    pending.append((time.monotonic() + reply.delay, reply.data))
+                    pending.sort(key=lambda p: p[0])
+                wait = min(wait, ARMED_STEP)
             ready, _, _ = select.select([self._master], [], [], wait)
             now = time.monotonic()
             if ready:

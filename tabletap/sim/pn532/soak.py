@@ -1,9 +1,11 @@
-"""The daemon's polling loop for one reader, on any clock, recording every presence event.
+"""The daemon's polling loop, on any clock, recording every presence event.
 
 The same supervision (`tabletap.controller.daemon.SupervisedReader`: backoff on
-ReaderUnavailable) and
-presence tracking the daemon uses, without a game session, so tests and `bench/nfc.py` can measure
-what a family would see: phantom removals, tap-to-event and lift-to-event latency.
+ReaderUnavailable), presence tracking and pauses (`poll.period`, `poll.resting_period`,
+`poll.confirm_period`, and waiting on every reader that waits for a tap at once:
+`tabletap.controller.daemon.wait_for_readers`) the daemon uses, without a game session, so tests
+and `bench/nfc.py` can measure what a family would see: phantom removals, tap-to-event and
+lift-to-event latency, CPU.
 """
 
 from __future__ import annotations
@@ -12,48 +14,60 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tabletap.controller.config import PollConfig
-from tabletap.controller.daemon import SupervisedReader
+from tabletap.controller.daemon import SupervisedReader, pause_after_pass, wait_for_readers
 from tabletap.controller.ports import Clock, TagReader
 from tabletap.controller.presence import PresenceEvent, PresenceTracker
+
+_DEFAULTS = PollConfig()
 
 
 @dataclass
 class PollLoop:
     reader: TagReader
     clock: Clock
-    period: float = 0.1
-    miss_threshold: int = PollConfig.model_fields["miss_threshold"].default
-    resting_period: float | None = None  # poll.resting_period
-    # True: sleep what is left of the period after the poll, as `tabletap run` does (a poll
-    # that waited for a tap has used the period up); False: a whole period after each poll,
-    # as Daemon.run_for does
-    run_loop: bool = False
+    period: float = _DEFAULTS.period
+    miss_threshold: int = _DEFAULTS.miss_threshold
+    resting_period: float | None = _DEFAULTS.resting_period
+    confirm_period: float | None = _DEFAULTS.confirm_period
+    # True: pause what is left of the pass after the polls, as `tabletap run` and
+    # Daemon.run_for do; False: a whole pause after each pass
+    run_loop: bool = True
+    # more readers on the same loop, polled one after the other each pass as the daemon does
+    more: list[TagReader] = field(default_factory=list)
     events: list[tuple[float, PresenceEvent]] = field(default_factory=list)
     ticks: int = 0
 
     def __post_init__(self) -> None:
-        self.supervised = SupervisedReader(
-            self.reader, PresenceTracker(self.reader.name, self.miss_threshold)
-        )
+        self.all = [
+            SupervisedReader(r, PresenceTracker(r.name, self.miss_threshold))
+            for r in [self.reader, *self.more]
+        ]
+        self.supervised = self.all[0]
+
+    def pause(self) -> float:
+        """The pause after a pass: Daemon.poll_wait's rule."""
+        return pause_after_pass(self.all, self.period, self.resting_period, self.confirm_period)
 
     def _wait(self, started: float) -> None:
-        period = self.period
-        if self.resting_period is not None and self.supervised.tracker.present():
-            period = min(period, self.resting_period)
+        wait = self.pause()
         if self.run_loop:
-            self.clock.sleep(period - (self.clock.now() - started))
-        else:
-            self.clock.sleep(period)
+            wait -= self.clock.now() - started
+        wait_for_readers([s.reader for s in self.all if not s.missing], self.clock, wait)
 
-    def tick(self) -> list[PresenceEvent]:
-        """One poll, then the daemon's sleep (see `run_loop`)."""
+    def _pass(self) -> list[PresenceEvent]:
         started = self.clock.now()
-        found = self.supervised.poll(started)
+        found: list[PresenceEvent] = []
+        for sup in self.all:
+            found += sup.poll(self.clock.now())
         now = self.clock.now()
         self.events += [(now, ev) for ev in found]
         self.ticks += 1
         self._wait(started)
         return found
+
+    def tick(self) -> list[PresenceEvent]:
+        """One pass (every reader once), then the daemon's pause."""
+        return self._pass()
 
     def run_for(self, seconds: float) -> None:
         end = self.clock.now() + seconds
@@ -63,17 +77,13 @@ class PollLoop:
     def run_until(
         self, done: Callable[[list[PresenceEvent]], bool], limit: float = 5.0
     ) -> float | None:
-        """Tick until `done(events of this tick)`; the clock time it happened, None if never."""
+        """Pass until `done(events of this pass)`; the clock time it happened, None if never."""
         end = self.clock.now() + limit
         while self.clock.now() < end:
-            started = self.clock.now()
-            found = self.supervised.poll(started)
-            now = self.clock.now()
-            self.events += [(now, ev) for ev in found]
-            self.ticks += 1
-            self._wait(started)
+            n = len(self.events)
+            found = self._pass()
             if done(found):
-                return now
+                return self.events[n][0] if len(self.events) > n else self.clock.now()
         return None
 
     def count(self, kind: str) -> int:

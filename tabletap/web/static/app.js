@@ -215,8 +215,8 @@ function loadView(game) {
   TT.loading[game] = true;
   const s = document.createElement("script");
   s.src = `/static/views/${encodeURIComponent(game)}.js`;
-  s.onload = () => TT.snap && drawBoard(TT.snap);
-  s.onerror = () => { TT.views[game] = TT.views._raw; if (TT.snap) drawBoard(TT.snap); };
+  s.onload = () => TT.snap && drawBoard(TT.snap, true);
+  s.onerror = () => { TT.views[game] = TT.views._raw; if (TT.snap) drawBoard(TT.snap, true); };
   document.head.append(s);
 }
 
@@ -227,10 +227,18 @@ TT.views._raw = {
   },
 };
 
-function drawBoard(snap) {
+// The board is drawn again only when what a view reads changed (or the phone's own choice did,
+// through TT.redraw): a line of the play-by-play must not replace the button under a finger,
+// which would lose the touch.
+let drawnKey = "";
+function drawBoard(snap, force) {
   const view = TT.views[snap.game];
   const board = $("board");
   if (!view) { loadView(snap.game); return; }
+  const key = JSON.stringify([snap.game, snap.players, snap.turn, snap.over, snap.winners,
+    snap.scores, snap.actions, snap.view, snap.extra, TT.session.paired]);
+  if (!force && key === drawnKey) return;
+  drawnKey = key;
   const ctx = { paired: TT.session.paired, act, post, toast, h, colourOf };
   const fresh = document.createDocumentFragment();
   const holder = h("div", { class: "board" });
@@ -242,7 +250,7 @@ function drawBoard(snap) {
   }
   board.replaceChildren(...holder.childNodes);
 }
-TT.redraw = () => TT.snap && drawBoard(TT.snap);
+TT.redraw = () => TT.snap && drawBoard(TT.snap, true);
 
 function show(msg) {
   const conn = $("conn");
@@ -328,12 +336,23 @@ function init() {
     if (status !== 200) toast(data.error);
   });
   $("doctor-run").addEventListener("click", async () => {
-    const res = await fetch("/api/doctor", { credentials: "same-origin" });
-    const data = await res.json();
-    if (!res.ok) { toast(data.error); return; }
-    const mark = { ok: "✓", warning: "!", failed: "✗" };
-    $("findings").replaceChildren(...data.findings.map((f) => h("li", { class: f.status },
-      h("strong", {}, `${mark[f.status] || "?"} ${f.device}`), h("br"), f.detail)));
+    const button = $("doctor-run");
+    button.disabled = true;
+    $("doctor-summary").textContent = "Checking… (with no game under way the chest moves a little and the lights flash)";
+    $("findings").replaceChildren();
+    try {
+      const { status, data } = await post("/api/doctor");
+      if (status !== 200) { $("doctor-summary").textContent = ""; toast(data.error); return; }
+      const mark = { ok: "✓", warning: "!", failed: "✗" };
+      $("doctor-summary").textContent = data.summary || "";
+      $("doctor-summary").className = data.findings.some((f) => f.status === "failed") ? "turn bad" : "turn";
+      $("doctor-skipped").textContent = data.skipped || "";
+      $("doctor-skipped").hidden = !data.skipped;
+      $("findings").replaceChildren(...data.findings.map((f) => h("li", { class: f.status },
+        h("strong", {}, `${mark[f.status] || "?"} ${f.device}`), h("br"), f.detail)));
+    } finally {
+      button.disabled = false;
+    }
   });
   $("enrol-stop").addEventListener("click", () => simple("/api/enrol/stop", null, "Enrolment stopped."));
   $("undo").addEventListener("click", () => simple("/api/undo", null, "The last move is undone."));

@@ -17,20 +17,19 @@ from tabletap.controller.rules.base import JSON, Event, Outcome, Rejection, chan
 from tabletap.controller.rules.kingdomino import actions as act
 from tabletap.controller.rules.kingdomino import state as st
 from tabletap.controller.rules.kingdomino.actions import Action
+from tabletap.controller.rules.kingdomino.board import SQUARE
 from tabletap.controller.rules.kingdomino.dominoes import dominoes
 from tabletap.controller.rules.kingdomino.kingdom import (
+    FACING_NAMES,
+    FACINGS,
     Placement,
     check_placement,
-    legal_placements,
-    new_treasure_corners,
-    placement_spots,
 )
 from tabletap.controller.rules.kingdomino.kingdom_file import render_kingdom
 from tabletap.controller.rules.kingdomino.scoring import (
     Breakdown,
     PlacedGem,
     score_kingdom,
-    tie_key,
     variant_bonuses,
 )
 from tabletap.controller.rules.kingdomino.setup import (
@@ -56,6 +55,7 @@ class KingdominoEngine:
         # object and is not scored again for every scores(), winners() and public_view(). The
         # sizes guard against a kingdom edited in place by hand (tests do).
         self._scored: dict[tuple[object, ...], tuple[object, tuple[int, int], Breakdown]] = {}
+        self._handlers = {name: getattr(self, f"_do_{name}") for name in act.ACTION_NAMES}
 
     # -- the Engine protocol ---------------------------------------------------------------
 
@@ -72,9 +72,7 @@ class KingdominoEngine:
         self._gate(state, action)
         s = state.fork()
         events: list[Event] = []
-        handler = getattr(self, f"_do_{action.action}")
-        resolved: Action = handler(s, action, events)
-        s.settled()
+        resolved: Action = self._handlers[action.action](s, action, events)
         before, after = self.current_player(state), self.current_player(s)
         if after is not None and (after != before or s.round != state.round):
             events.append(Event("turn", f"{after}'s turn.", {"player": after}))
@@ -90,21 +88,21 @@ class KingdominoEngine:
         if state.step == "over":
             return []
         if state.unconfirmed or state.reveals:
-            out = [Action("confirm", domino=n) for n in state.unconfirmed]
-            return out + ([Action("reveal")] if state.reveals else [])
+            out = [_shared("confirm", n) for n in state.unconfirmed]
+            return out + ([_shared("reveal")] if state.reveals else [])
         if state.step == "claim":
-            return [Action("claim", domino=s.domino) for s in state.next_line if s.king is None]
+            return [_shared("claim", s.domino) for s in state.next_line if s.king is None]
         if state.step == "treasure":
-            return [
-                Action("treasure", token=t, turns=k) for t in state.face_up for k in range(4)
-            ]
+            return [_shared("treasure", t, k) for t in state.face_up for k in range(4)]
         number = self._acting_domino(state)
-        spots = placement_spots(
-            state.kingdoms[self._acting(state)].cells, state.size, dominoes()[number]
-        )
-        if not spots:
-            return [Action("discard", domino=number)]
-        return [_place(number, r, c, facing) for r, c, facing in spots]
+        player, domino = self._acting(state), dominoes()[number]
+        codes = state.kingdoms[player].placement_codes(state.size, domino)
+        if codes is None:  # a kingdom beyond the board (built by hand): the dict's answer
+            out = [_place(number, r, c, f) for r, c, f in state.spots(player, domino)]
+        else:
+            base, known = number << 10, _CODED.get
+            out = [known(base | code) or _coded(number, code) for code in codes]
+        return out or [_shared("discard", number)]
 
     def state_to_json(self, state: KingdominoState) -> JSON:
         return st.state_to_json(state)
@@ -198,13 +196,24 @@ class KingdominoEngine:
         out = {}
         for p in state.players:
             k = state.kingdoms[p]
-            points = k.points()
-            if finished:
-                points += sum(variant_bonuses(
-                    k.cells, state.size, state.options["middle_kingdom"],
-                    state.options["harmony"]).values())
+            points = k.points() + (self._bonus_points(state, k) if finished else 0)
             out[p] = sum(r[p][0] for r in state.results) + points
         return out
+
+    def _bonus_points(self, state: KingdominoState, k: st.Kingdom) -> int:
+        """The variant bonuses a finished kingdom earns in this game."""
+        return sum(variant_bonuses(k.cells, state.size, state.options["middle_kingdom"],
+                                   state.options["harmony"]).values())
+
+    def tie_key(self, state: KingdominoState, player: str) -> tuple[int, int, int]:
+        """This game's (points, largest territory, crowns): scoring.tie_key of the breakdown
+        (the property tests check it), read from the territories the kingdom keeps."""
+        k = state.kingdoms[player]
+        regions = k.territories()
+        points = k.points()
+        if state.step == "over" or self._game_finished(state):
+            points += self._bonus_points(state, k)
+        return points, regions.largest(), regions.all_crowns(k.gems)
 
     def current_player(self, state: KingdominoState) -> str | None:
         if state.step == "over" or not state.order:
@@ -221,7 +230,7 @@ class KingdominoEngine:
         keys: dict[str, tuple[int, int, int]] = {}
         for p in state.players:
             past = [tuple(r[p]) for r in state.results]
-            now = tie_key([self.breakdown(state, p)])
+            now = self.tie_key(state, p)
             keys[p] = tuple(sum(v) for v in zip(*past, now, strict=True))  # type: ignore[assignment]
         best = max(keys.values())
         return [p for p in state.players if keys[p] == best]
@@ -269,8 +278,7 @@ class KingdominoEngine:
             waiting.append(f"turn {n} treasure token{'s' if n > 1 else ''} gem side up and tap it")
         if waiting:
             raise Rejection("confirm-first", "First " + " and ".join(waiting) + ".")
-        expected = {"claim": ("claim",), "place": ("place", "discard"), "treasure": ("treasure",)}
-        if action.action not in expected[state.step]:
+        if action.action not in _EXPECTED[state.step]:
             raise Rejection("wrong-step", self._what_now(state))
 
     def _what_now(self, state: KingdominoState) -> str:
@@ -347,11 +355,17 @@ class KingdominoEngine:
     def _do_place(self, s: KingdominoState, a: Action, events: list[Event]) -> Action:
         number = self._check_own(s, a)
         player = self._acting(s)
-        k = s.kingdoms[player]
-        placement = Placement(number, a.at, a.facing)  # type: ignore[arg-type]
+        k = s.own_kingdom(player)
         domino = dominoes()[number]
-        check_placement(k.cells, s.size, domino, placement)
-        first, second = placement.squares()
+        facing = _FACING_INDEX.get(a.facing)  # type: ignore[arg-type]
+        board = k.bits()
+        if facing is None or board is None or not isinstance(a.at, tuple) or not board.allows(
+                s.size, domino.left.terrain, domino.right.terrain, a.at, facing):
+            # says why not (the board only ever tells a legal placement)
+            check_placement(k.cells, s.size, domino, Placement(number, a.at, a.facing))  # type: ignore[arg-type]
+        first = a.at
+        dr, dc = FACINGS[a.facing]  # type: ignore[index]
+        second = (first[0] + dr, first[1] + dc)  # type: ignore[index]
         k.place(first, domino.left)
         k.place(second, domino.right)
         k.placed.append(number)
@@ -362,7 +376,7 @@ class KingdominoEngine:
         ))
         if s.options["treasures"]:
             taken = {g.corner for g in k.gems}
-            corners = [c for c in new_treasure_corners(k.cells, (first, second)) if c not in taken]
+            corners = [c for c in k.treasure_corners((first, second)) if c not in taken]
             corners = corners[: len(s.face_up) + len(s.bag)]
             for corner in corners:
                 events.append(Event(
@@ -381,15 +395,15 @@ class KingdominoEngine:
     def _do_discard(self, s: KingdominoState, a: Action, events: list[Event]) -> Action:
         number = self._check_own(s, a)
         player = self._acting(s)
-        k = s.kingdoms[player]
-        places = legal_placements(k.cells, s.size, dominoes()[number])
+        places = s.spots(player, dominoes()[number])
         if places:
-            p = places[0]
+            r, c, facing = places[0]
             raise Rejection(
                 "can-place",
-                f"Domino {number} fits in {player}'s kingdom (for example at {list(p.at)} "
-                f"facing {p.facing}); only a domino with nowhere to go is discarded.",
+                f"Domino {number} fits in {player}'s kingdom (for example at {[r, c]} "
+                f"facing {facing}); only a domino with nowhere to go is discarded.",
             )
+        k = s.own_kingdom(player)
         k.discards.append(number)
         s.line = [x for x in s.line if x.domino != number]
         events.append(Event("discarded", f"{player} discards domino {number}: it fits nowhere.",
@@ -406,7 +420,7 @@ class KingdominoEngine:
                 + ", ".join(s.face_up) + ".",
             )
         player = self._acting(s)
-        k = s.kingdoms[player]
+        k = s.own_kingdom(player)
         corner = s.treasures.pop(0)
         gem = PlacedGem(token_kind(token), corner, oriented(token, a.turns or 0), token)
         k.gems.append(gem)
@@ -470,7 +484,7 @@ class KingdominoEngine:
         if s.options["dynasty"] and s.game < DYNASTY_GAMES:
             result = {}
             for p in s.players:
-                result[p] = list(tie_key([self.breakdown(s, p)]))
+                result[p] = list(self.tie_key(s, p))
             s.results.append(result)
             events.append(Event(
                 "dynasty-game",
@@ -495,6 +509,38 @@ ENGINE = KingdominoEngine()
 # every time (the frozen dataclass's __init__ was most of legal_actions' time in self-play).
 # Bounded: squares lie within a few steps of the castle, and the cap keeps a stray caller out.
 _PLACES: dict[tuple[int, int, int, str], Action] = {}
+
+
+# the actions each step takes (the table's confirm and reveal aside)
+_EXPECTED = {"claim": ("claim",), "place": ("place", "discard"), "treasure": ("treasure",)}
+_FACING_INDEX: dict[str, int] = {name: i for i, name in enumerate(FACING_NAMES)}
+# the same Actions by board code (number << 10 | Board.codes' code), for legal_actions
+_CODED: dict[int, Action] = {}
+
+
+# confirm, reveal, claim, discard and treasure actions likewise (a few hundred at most)
+_SHARED: dict[tuple[str, int | str | None, int | None], Action] = {}
+
+
+def _shared(kind: str, what: int | str | None = None, turns: int | None = None) -> Action:
+    """Action(kind, domino=what) or, for a treasure, Action(kind, token=what, turns=turns),
+    as a shared value."""
+    key = (kind, what, turns)
+    action = _SHARED.get(key)
+    if action is None:
+        if kind == "treasure":
+            action = Action(kind, token=what, turns=turns)  # type: ignore[arg-type]
+        else:
+            action = Action(kind, domino=what)  # type: ignore[arg-type]
+        if len(_SHARED) < 10_000:
+            _SHARED[key] = action
+    return action
+
+
+def _coded(number: int, code: int) -> Action:
+    r, c = SQUARE[code >> 2]
+    action = _CODED[number << 10 | code] = _place(number, r, c, FACING_NAMES[code & 3])
+    return action
 
 
 def _place(number: int, r: int, c: int, facing: str) -> Action:

@@ -6,7 +6,7 @@ eastwards, so a kingdom never needs re-indexing as it grows in any direction.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from tabletap.controller.rules.base import Rejection
@@ -18,7 +18,7 @@ Cells = Mapping[Pos, Square]
 FACINGS: dict[str, Pos] = {"north": (-1, 0), "east": (0, 1), "south": (1, 0), "west": (0, -1)}
 NEIGHBOURS: tuple[Pos, ...] = ((-1, 0), (0, 1), (1, 0), (0, -1))
 CASTLE_SQUARE = Square(CASTLE, 0)
-_FACING_NAMES: tuple[str, ...] = tuple(FACINGS)
+FACING_NAMES: tuple[str, ...] = tuple(FACINGS)
 _FACING_STEPS: tuple[Pos, ...] = tuple(FACINGS.values())
 _OPPOSITE: tuple[int, ...] = tuple(
     _FACING_STEPS.index((-dr, -dc)) for dr, dc in _FACING_STEPS
@@ -125,7 +125,7 @@ def placement_spots(cells: Cells, size: int, domino: Domino) -> list[tuple[int, 
                     found.add((ar, ac, i))
                 if joins_right:  # the second half here: the first is on (br, bc), facing back
                     found.add((br, bc, _OPPOSITE[i]))
-    return [(r, c, _FACING_NAMES[i]) for r, c, i in sorted(found)]
+    return [(r, c, FACING_NAMES[i]) for r, c, i in sorted(found)]
 
 
 def has_legal_placement(cells: Cells, size: int, domino: Domino) -> bool:
@@ -149,13 +149,18 @@ def is_treasure_corner(cells: Cells, corner: Pos) -> bool:
     return len(terrains) == 4
 
 
-def new_treasure_corners(cells: Cells, placed: Iterable[Pos]) -> list[Pos]:
+def new_treasure_corners(
+    cells: Cells, placed: Iterable[Pos],
+    full: Callable[[list[Pos]], list[Pos]] | None = None,
+) -> list[Pos]:
     """Corners whose 2×2 square of four different landscapes the placement just completed.
 
     `cells` already holds the new squares; a corner counts only if one of its squares is new, so
-    a square completed earlier is never discovered twice.
+    a square completed earlier is never discovered twice. `full` (a kingdom's board) may first
+    drop the corners whose four squares are not all in the kingdom, which are never treasure.
     """
     near: set[Pos] = set()  # a domino's two squares share two of their corners: judge once
     for r, c in placed:
         near.update(((r - 1, c - 1), (r - 1, c), (r, c - 1), (r, c)))
-    return sorted(corner for corner in near if is_treasure_corner(cells, corner))
+    judged = list(near) if full is None else full(list(near))
+    return sorted(corner for corner in judged if is_treasure_corner(cells, corner))

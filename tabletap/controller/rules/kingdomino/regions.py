@@ -28,7 +28,8 @@ class Regions:
     def __init__(self) -> None:
         self.label: dict[Pos, int] = {}
         self.terrain: dict[int, str] = {}
-        self.members: dict[int, list[Pos]] = {}
+        # squares by territory, as tuples: a copy shares them (a change puts a new tuple)
+        self.members: dict[int, tuple[Pos, ...]] = {}
         self.crowns: dict[int, int] = {}
         self.size = 0
         self._next = 0
@@ -44,7 +45,7 @@ class Regions:
         new = Regions()
         new.label = dict(self.label)
         new.terrain = dict(self.terrain)
-        new.members = {r: list(m) for r, m in self.members.items()}
+        new.members = dict(self.members)
         new.crowns = dict(self.crowns)
         new.size, new._next = self.size, self._next
         return new
@@ -64,20 +65,32 @@ class Regions:
         if not joined:
             into = self._next
             self._next += 1
-            self.terrain[into], self.members[into], self.crowns[into] = square.terrain, [], 0
+            self.terrain[into], self.members[into], self.crowns[into] = square.terrain, (), 0
         else:
-            into = max(joined, key=lambda x: len(self.members[x]))
+            members = self.members
+            into = max(joined, key=lambda x: len(members[x])) if len(joined) > 1 else joined[0]
             for other in joined:
                 if other == into:
                     continue
-                for p in self.members.pop(other):
+                moved = members.pop(other)
+                for p in moved:
                     self.label[p] = into
-                    self.members[into].append(p)
+                members[into] += moved
                 self.crowns[into] += self.crowns.pop(other)
                 del self.terrain[other]
         self.label[pos] = into
-        self.members[into].append(pos)
+        self.members[into] += (pos,)
         self.crowns[into] += square.crowns
+
+    def largest(self) -> int:
+        """The first tie-break: the squares of the largest territory (Breakdown's)."""
+        return max(map(len, self.members.values()), default=0)
+
+    def all_crowns(self, gems: Sequence[PlacedGem] = ()) -> int:
+        """The second tie-break: every crown, gem crowns included, skulls or not
+        (Breakdown.crowns)."""
+        return sum(self.crowns.values()) + sum(
+            int(value) for gem in gems for value in gem.quarters if value != SKULL)
 
     def points(self, gems: Sequence[PlacedGem] = ()) -> int:
         """The score before variant bonuses: squares × (crowns + gem crowns pointing in), 0

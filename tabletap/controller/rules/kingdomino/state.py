@@ -13,11 +13,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tabletap.controller.rules.base import JSON, Rejection
-from tabletap.controller.rules.kingdomino.dominoes import Square
-from tabletap.controller.rules.kingdomino.kingdom import Pos
+from tabletap.controller.rules.kingdomino.board import SQUARE, Board
+from tabletap.controller.rules.kingdomino.dominoes import Domino, Square
+from tabletap.controller.rules.kingdomino.kingdom import (
+    FACING_NAMES,
+    Pos,
+    new_treasure_corners,
+    placement_spots,
+)
 from tabletap.controller.rules.kingdomino.regions import Regions
 from tabletap.controller.rules.kingdomino.scoring import PlacedGem
-from tabletap.controller.rules.sharing import CopyOnRead, settle
 
 COLOURS: tuple[str, ...] = ("pink", "yellow", "green", "blue")  # the base game's four kings
 STEPS = ("claim", "place", "treasure", "over")
@@ -32,12 +37,22 @@ class Kingdom:
     # its territories, kept up to date by `place` (read afresh when the cells were changed
     # some other way): what makes `points` a short sum
     regions: Regions | None = field(default=None, compare=False, repr=False)
+    # its squares as bits, kept up to date by `place` likewise (board.Board): what makes legal
+    # placements a few integer operations
+    board: Board | None = field(default=None, compare=False, repr=False)
 
     def copy(self) -> Kingdom:
         """A copy to change (squares and gems are frozen, so they are shared)."""
-        regions = self.regions.copy() if self._regions_current() else None
-        return Kingdom(dict(self.cells), list(self.gems), list(self.placed), list(self.discards),
-                       regions)
+        new = object.__new__(Kingdom)  # (not through __init__: a place copies one a move)
+        cells = dict(self.cells)
+        board = self.board
+        new.__dict__.update(
+            cells=cells, gems=list(self.gems), placed=list(self.placed),
+            discards=list(self.discards),
+            regions=self.regions.copy() if self._regions_current() else None,
+            board=board.copy_for(cells) if board is not None and board.reads(self.cells)
+            else None)
+        return new
 
     def _regions_current(self) -> bool:
         return self.regions is not None and self.regions.size == len(self.cells)
@@ -45,8 +60,32 @@ class Kingdom:
     def place(self, pos: Pos, square: Square) -> None:
         """Put one square into the kingdom, and into its territories."""
         regions = self.territories()
+        board = self.bits()
         self.cells[pos] = square
         regions.add(pos, square)
+        if board is not None and not board.add(pos, square):
+            self.board = None
+
+    def bits(self) -> Board | None:
+        """The kingdom's board, read afresh when the cells were changed some other way; None
+        for a kingdom with squares beyond the board (only ever built by hand)."""
+        board = self.board
+        if board is None or not board.reads(self.cells):
+            board = self.board = Board.of(self.cells)
+        return board
+
+    def placement_codes(self, size: int, domino: Domino) -> list[int] | None:
+        """Legal placements as board codes (Board.codes), or None: ask placement_spots."""
+        board = self.bits()
+        if board is None:
+            return None
+        return board.codes(size, domino.left.terrain, domino.right.terrain)
+
+    def treasure_corners(self, placed: tuple[Pos, Pos]) -> list[Pos]:
+        """kingdom.new_treasure_corners, judging only the corners the board finds full."""
+        board = self.bits()
+        return new_treasure_corners(self.cells, placed,
+                                    None if board is None else board.full_corners)
 
     def territories(self) -> Regions:
         if not self._regions_current():
@@ -95,24 +134,38 @@ class KingdominoState:
 
     def fork(self) -> KingdominoState:
         """A copy to work an action out on: the lists an action changes copied (they are
-        short; their slots are frozen and shared), the kingdoms copied only when looked up.
-        `settled()` before keeping it."""
-        return KingdominoState(  # players, options, colours, kings: never changed, shared
-            players=self.players, seed=self.seed, counter=self.counter,
-            options=self.options, size=self.size, colours=self.colours,
-            kings=self.kings, deck=list(self.deck),
-            line=list(self.line), next_line=list(self.next_line),
-            order=list(self.order), step=self.step, round=self.round,
-            kingdoms=CopyOnRead(self.kingdoms, Kingdom.copy),  # type: ignore[arg-type]
-            face_up=list(self.face_up), bag=list(self.bag), reveals=self.reveals,
-            treasures=list(self.treasures), unconfirmed=list(self.unconfirmed),
-            gem_winner=self.gem_winner, game=self.game,
-            results=[{p: list(v) for p, v in r.items()} for r in self.results],
-        )
+        short; their slots are frozen and shared), the kingdoms shared until the action
+        changes one (`own_kingdom`). Built from this state's attributes rather than through
+        __init__ (the forks are most of what an action costs); players, options, colours and
+        kings are never changed, so they are shared."""
+        fork = object.__new__(KingdominoState)
+        attrs = fork.__dict__
+        attrs.update(self.__dict__)
+        attrs["deck"], attrs["line"] = list(self.deck), list(self.line)
+        attrs["next_line"], attrs["order"] = list(self.next_line), list(self.order)
+        attrs["face_up"], attrs["bag"] = list(self.face_up), list(self.bag)
+        attrs["treasures"], attrs["unconfirmed"] = list(self.treasures), list(self.unconfirmed)
+        if self.results:
+            attrs["results"] = [{p: list(v) for p, v in r.items()} for r in self.results]
+        else:
+            attrs["results"] = []
+        return fork
 
-    def settled(self) -> KingdominoState:
-        self.kingdoms = settle(self.kingdoms)
-        return self
+    def own_kingdom(self, player: str) -> Kingdom:
+        """`player`'s kingdom, to change on this fork: copied (and the mapping with it) so the
+        state it was forked from keeps the kingdom it had. An action changes one kingdom."""
+        kingdoms = dict(self.kingdoms)
+        k = kingdoms[player] = kingdoms[player].copy()
+        self.kingdoms = kingdoms
+        return k
+
+    def spots(self, player: str, domino: Domino) -> list[tuple[int, int, str]]:
+        """kingdom.placement_spots for `player`'s kingdom, from its board when it has one."""
+        k = self.kingdoms[player]
+        codes = k.placement_codes(self.size, domino)
+        if codes is None:
+            return placement_spots(k.cells, self.size, domino)
+        return [(*SQUARE[code >> 2], FACING_NAMES[code & 3]) for code in codes]
 
 
 def _pos(value: Any) -> Pos:

@@ -10,7 +10,6 @@ accepted play returns the fork.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from tabletap.controller.rules.base import JSON, Event, Outcome, Rejection
@@ -29,6 +28,7 @@ from tabletap.controller.rules.oversiege.data import (
 from tabletap.controller.rules.oversiege.pieces import Piece, castle_id, parse_piece
 from tabletap.controller.rules.oversiege.setup import build_state
 from tabletap.controller.rules.oversiege.state import HAND_KEPT, OversiegeState, Side, draw_count
+from tabletap.controller.rules.sharing import peek
 
 
 class OversiegeEngine:
@@ -39,6 +39,21 @@ class OversiegeEngine:
         self._decks: dict[str, list[str]] = {}  # player -> deck_cards(player), read once
         self._castles: dict[str, list[str]] = {}  # player -> castle piece ids, built once
         self._kinds: dict[str, list[tuple[str, str]]] = {}  # player -> (card, kind), once
+        # Verdicts legal_actions reuses from state to state, keyed by everything they read
+        # (see _situation, _signature): check_card on an own loose card, the aims a kind of
+        # projectile has at one side, and the doubles worked out by apply. Bounded: cleared
+        # when full.
+        self._verdicts: dict[Any, Any] = {}
+        self._actions: dict[tuple[str, str | None, tuple[str, ...]], Action] = {}
+        self._handlers: dict[str, Callable[[OversiegeState, Action], list[Event]]] = {
+            "armament": self._armament,
+            "attack": self._attack,
+            "rebuild": self._rebuild,
+            "key": self._key,
+            "blockade": self._blockade,
+            "discard": self._discard,
+            "end-turn": self._end_turn,
+        }
 
     # -- the Engine contract ------------------------------------------------------------------
 
@@ -54,15 +69,7 @@ class OversiegeEngine:
         if state.over:
             raise Rejection("game-over", "The game is over; start a new one to play again.")
         work = state.fork()
-        handler = {
-            "armament": self._armament,
-            "attack": self._attack,
-            "rebuild": self._rebuild,
-            "key": self._key,
-            "blockade": self._blockade,
-            "discard": self._discard,
-            "end-turn": self._end_turn,
-        }.get(action.kind)
+        handler = self._handlers.get(action.kind)
         if handler is None:
             raise Rejection("bad-action", f"Oversiege has no play called {action.kind!r}.")
         events = handler(work, action)
@@ -75,87 +82,99 @@ class OversiegeEngine:
         Generated without applying each candidate (python-chess's way): every play from hand
         first passes `check_card`, judged once per card for all its targets; an aim is judged
         by `_check_hit`, once per kind of projectile; the plays whose handlers check nothing
-        more than that are decided by those checks alone (see `_decided`), and the rest
-        (doubles at one side) are worked out by `apply` on a fork that copies only what
-        they touch."""
+        more than that are decided by those checks alone (`_candidates` judges them as it
+        lists them), and the rest (doubles at one side, remembered under the sides'
+        signatures) are worked out by `apply` on a fork that copies only what they touch."""
         if state.over:
             return []
-        aims: dict[str, list[str]] = {}
+        if len(self._verdicts) > 200_000:
+            self._verdicts.clear()
+        judged: list[bool | None] = []
+        candidates = self._candidates(state, {}, self._card_keeper(state), {}, judged)
         out: list[Action] = []
-        candidates = self._candidates(state, aims, partial(self._card_ok, state))
-        aimed = {kind: set(targets) for kind, targets in aims.items()}
-        for action in candidates:
-            decided = self._decided(state, action, aimed)
-            if decided is None:
+        for action, ok in zip(candidates, judged, strict=True):
+            if ok is None:
                 try:
                     self.apply(state, action)
                 except Rejection:
-                    decided = False
+                    ok = False
                 else:
-                    decided = True
-            if decided:
+                    ok = True
+            if ok:
                 out.append(action)
         return out
 
-    def _decided(
-        self, state: OversiegeState, action: Action, aims: dict[str, set[str]]
-    ) -> bool | None:
-        """Whether a candidate whose card passed `check_card` is legal, for the plays whose
-        handler checks nothing else; None: ask `apply`. Mirrors `_discard`, `_blockade`,
-        `_armament`, `_end_turn`, `_rebuild` and `_key` (through the faults they raise), a
-        single-hit `_attack` and a double at two sides (the property tests compare the result
-        with `apply` on every candidate)."""
-        kind = action.kind
-        if kind in ("discard", "blockade"):
-            return True
-        if kind == "armament":
-            return bool(action.targets) or len(state.sides[state.current].armaments) < 2
-        if kind == "end-turn":
-            return state.sides[state.current].hand <= HAND_KEPT
-        if kind == "attack" and len(action.targets) == 1:
-            part = self._kind(action.card or "")
-            if self.cards.projectiles[part].hits != 1:
-                return None  # a double at a lone card: apply judges that no second is in reach
-            return action.targets[0] in aims[part]
-        if kind == "attack" and len(action.targets) == 2:
-            first, second = action.targets
-            part = self._kind(action.card or "")
-            if self.cards.projectiles[part].hits == 2 and first != second:
-                # A hit changes only its victim's side (and no chamber), so each of two
-                # targets on different sides is judged as if aimed at alone.
-                ok = aims[part]
-                if first in ok and second in ok:  # both aims: known decks, opponents'
-                    if self._deck_of(first) != self._deck_of(second):
-                        return True
-                elif self._deck_of(first) != self._deck_of(second):
-                    return False
-            return self._noted(state, action, first, second)
-        if kind == "key" and len(action.targets) == 1:
-            return self._key_fault(state, state.current, action.targets[0]) is None
-        if kind == "rebuild" and len(action.targets) == 1:
-            return self._rebuild_fault(state, state.current, action.targets[0]) is None
-        return None
+    def _card_keeper(self, state: OversiegeState) -> Callable[[str, bool], bool]:
+        """check_card's verdict on one of the current player's own loose cards (neither in
+        play nor discarded), remembered across states by everything it reads: the card's
+        kind, playing or discarding, the hand at two or fewer, nothing drawn this turn, the
+        kinds of armaments in play and whether a blockade stands (see _card_fault)."""
+        side = state.sides[state.current]
+        situation = (side.hand <= HAND_KEPT, state.drawn == 0,
+                     tuple(sorted(self._kind(a) for a in side.armaments)),
+                     side.blockade is None)
+        verdicts = self._verdicts
 
-    def _noted(self, state: OversiegeState, action: Action, first: str, second: str) -> bool:
-        """The verdict on a double or a rebuild whose card already passed check_card, worked
-        out by `apply` once and noted on the first target's side: past check_card, they depend
-        on the targets' sides and the teams alone, and a side is never changed in place, so
-        the note holds while both sides are the same objects (states share the sides a play
-        did not touch)."""
-        one, two = self._side_of(state, first), self._side_of(state, second)
-        if one is None or two is None:
+        def keep(card: str, playing: bool) -> bool:
+            key = ("card", situation, self._kind(card), playing)
+            ok = verdicts.get(key)
+            if ok is None:
+                ok = verdicts[key] = self._card_ok(state, card, playing)
+            return ok
+
+        return keep
+
+    def _side_id(self, state: OversiegeState, player: str, ids: dict[Any, int],
+                 part: str = "") -> int:
+        """A number for everything about a player's side that aiming at it reads (_check_hit,
+        and a double's apply), the same for the same values in any state (noted in `ids` for
+        one listing). `part` "castle": only what aiming at its castle cards reads (what is
+        destroyed, whether the crown is taken); "play": only what aiming at its cards in play
+        reads (armaments, blockade, the crown); "": all of it."""
+        number = ids.get((player, part))
+        if number is None:
+            side = peek(state.sides, player)
+            if part == "castle":
+                signature: tuple[Any, ...] = (part, player, tuple(side.destroyed),
+                                              side.chamber_open)
+            elif part == "play":
+                signature = (part, player, tuple(side.armaments), side.blockade,
+                             side.chamber_open)
+            else:
+                signature = (part, self._side_id(state, player, ids, "castle"),
+                             self._side_id(state, player, ids, "play"))
+            number = self._verdicts.get(signature)
+            if number is None:
+                number = self._verdicts[signature] = len(self._verdicts)
+            ids[(player, part)] = number
+        return number
+
+    def _noted(
+        self, state: OversiegeState, action: Action, first: str, second: str,
+        ids: dict[Any, int],
+    ) -> bool:
+        """The verdict on a double whose card already passed check_card, worked out on a fork
+        once and remembered: past check_card, it depends on the targets' sides and the
+        attacker's team alone, so it is kept under their numbers (_side_id)."""
+        one, two = self._deck_of(first), self._deck_of(second)
+        if one not in state.sides or two not in state.sides:
             return False
-        key = (state.current, self._kind(action.card or ""), first, second)
-        note = one.notes.get(key)
-        if note is not None and note[0] is two:
-            return bool(note[1])
-        try:
-            self.apply(state, action)
-        except Rejection:
-            ok = False
-        else:
-            ok = True
-        one.notes[key] = (two, ok)
+        key = ("double", tuple(state.team_of(state.current)), self._kind(action.card or ""),
+               first, second, self._side_id(state, one, ids),  # type: ignore[arg-type]
+               self._side_id(state, two, ids))  # type: ignore[arg-type]
+        ok = self._verdicts.get(key)
+        if ok is None:
+            # what `_attack` does past check_card and the count of targets (both known to
+            # pass): the hits in order on a fork, each judged by `_hit`'s own check
+            work = state.fork()
+            try:
+                for target in self._hit_order(work, (first, second)):
+                    self._hit(work, state.current, self._kind(action.card or ""), target)
+            except Rejection:
+                ok = False
+            else:
+                ok = True
+            self._verdicts[key] = ok
         return ok
 
     def _deck(self, player: str) -> list[str]:
@@ -374,15 +393,18 @@ class OversiegeEngine:
             raise Rejection("same-target", "A double projectile needs two different targets.")
         events = [Event("attack", f"{attacker} fires {piece.id}.",
                         {"player": attacker, "card": piece.id})]
-        # A blockade named as a target is hit first, whatever order it was tapped in: "the
-        # blockade and another element" is one shot, not a race between the two.
-        blockades = {side.blockade for side in state.sides.values()}
-        for target in sorted(action.targets, key=lambda t: t not in blockades):
+        for target in self._hit_order(state, action.targets):
             events.append(self._hit(state, attacker, piece.part, target))
         side = state.sides[attacker]
         side.hand -= 1
         side.discard.append(piece.id)
         return events
+
+    def _hit_order(self, state: OversiegeState, targets: tuple[str, ...]) -> list[str]:
+        """A blockade named as a target is hit first, whatever order it was tapped in: "the
+        blockade and another element" is one shot, not a race between the two."""
+        blockades = {side.blockade for side in state.sides.values()}
+        return sorted(targets, key=lambda t: t not in blockades)
 
     def _hit(self, state: OversiegeState, attacker: str, kind: str, target: str) -> Event:
         victim, piece = self._check_hit(state, attacker, kind, target)
@@ -692,94 +714,173 @@ class OversiegeEngine:
         return card.split("/")[2]
 
     def _aims(
-        self, state: OversiegeState, player: str, kind: str, targets: list[str]
+        self, state: OversiegeState, player: str, kind: str,
+        by_side: list[tuple[str, list[str], list[str]]], ids: dict[Any, int],
     ) -> list[str]:
-        """The targets `_check_hit` allows; each verdict is noted on the target's side (it
-        depends on that side and the teams alone) and reused while the side is shared."""
-        aims = []
-        for target in targets:
-            side = self._side_of(state, target)
-            key = (player, kind, target)
-            ok = side.notes.get(key) if side is not None else None
-            if ok is None:
-                try:
-                    self._check_hit(state, player, kind, target)
-                except Rejection:
-                    ok = False
-                else:
-                    ok = True
-                if side is not None:
-                    side.notes[key] = ok
-            if ok:
-                aims.append(target)
+        """The targets `_check_hit` allows, of each side's (side, castle cards, cards in
+        play). The verdicts on a side's castle cards depend on what is destroyed there and
+        the crown, those on its cards in play on those cards and the crown, and both on the
+        attacker's team: each is remembered under that part of the side (_side_id) and
+        reused while it looks the same."""
+        aims: list[str] = []
+        team = tuple(state.team_of(player))
+        verdicts = self._verdicts
+        for other, castle, in_play in by_side:
+            for part, targets in (("castle", castle), ("play", in_play)):
+                if not targets:
+                    continue
+                key = ("aims", team, kind, self._side_id(state, other, ids, part))
+                hit = verdicts.get(key)
+                if hit is None:
+                    hit = verdicts[key] = [t for t in targets
+                                           if self._aim_ok(state, player, kind, t)]
+                aims += hit
         return aims
+
+    def _key_ok(self, state: OversiegeState, player: str, team: tuple[str, ...], chamber: str,
+                victim: str, ids: dict[Any, int]) -> bool:
+        """_key_fault's verdict on `victim`'s chamber, remembered under the attacker's team
+        and the victim's side (all it reads)."""
+        key = ("key", team, chamber, self._side_id(state, victim, ids))
+        ok = self._verdicts.get(key)
+        if ok is None:
+            ok = self._verdicts[key] = self._key_fault(state, player, chamber) is None
+        return ok
+
+    def _aim_ok(self, state: OversiegeState, player: str, kind: str, target: str) -> bool:
+        try:
+            self._check_hit(state, player, kind, target)
+        except Rejection:
+            return False
+        return True
 
     def _candidates(
         self, state: OversiegeState, aims_by_kind: dict[str, list[str]] | None = None,
-        keep: Callable[[str, bool], bool] | None = None,
+        keep: Callable[[str, bool], bool] | None = None, ids: dict[Any, int] | None = None,
+        judged: list[bool | None] | None = None,
     ) -> list[Action]:
-        """Every play worth judging now, legal or not (legal_actions judges them); the aims
-        found for each kind of projectile are left in `aims_by_kind`. With `keep`, only the
-        plays of cards it keeps ((card, playing) -> bool) are listed; it is asked about one
-        card of each kind: every card listed is the player's own, neither in play nor
-        discarded, and check_card's verdict on such a card depends on its kind alone."""
+        """Every play worth judging now, legal or not; the aims found for each kind of
+        projectile are left in `aims_by_kind`. With `keep`, only the plays of cards it keeps
+        ((card, playing) -> bool) are listed; it is asked about one card of each kind: every
+        card listed is the player's own, neither in play nor discarded, and check_card's
+        verdict on such a card depends on its kind alone.
+
+        With `judged` (and `keep`: every card listed passed check_card), each candidate's
+        verdict goes into it, in order: whether the play is legal, for the plays whose handler
+        checks nothing else, or None: ask `apply`. They mirror `_discard`, `_blockade`,
+        `_armament`, `_end_turn`, `_rebuild` and `_key` (through the faults they raise), a
+        single-hit `_attack` (its aims) and a double at two sides (a hit changes only its
+        victim's side, so each target is judged as if aimed at alone); a double at one side
+        is `_noted`. The property tests compare legal_actions with `apply` on every
+        candidate."""
         if aims_by_kind is None:
             aims_by_kind = {}
+        if ids is None:
+            ids = {}
+        judge = judged is not None
         player = state.current
         side = state.sides[player]
+        act = self._action
         known = set(side.in_play()) | set(side.discard)
         loose = [ck for ck in self._deck_kinds(player) if ck[0] not in known]
-        out: list[Action] = [Action("end-turn")]
+        out: list[Action] = [act("end-turn")]
+        verdicts: list[bool | None] = [side.hand <= HAND_KEPT]
         if keep is None:
-            out += [Action("discard", c) for c, _ in loose]
+            out += [act("discard", c) for c, _ in loose]
         else:
-            verdicts: dict[tuple[str, bool], bool] = {}
+            cards: dict[tuple[str, bool], bool] = {}
 
             def kept(card: str, kind: str, playing: bool) -> bool:
-                ok = verdicts.get((kind, playing))
+                ok = cards.get((kind, playing))
                 if ok is None:
-                    ok = verdicts[(kind, playing)] = keep(card, playing)
+                    ok = cards[(kind, playing)] = keep(card, playing)
                 return ok
 
-            out += [Action("discard", c) for c, k in loose if kept(c, k, False)]
+            out += [act("discard", c) for c, k in loose if kept(c, k, False)]
             loose = [(c, k) for c, k in loose if kept(c, k, True)]
+        verdicts += [True] * (len(out) - 1)
         targets: list[str] = []
+        owner: dict[str, str] = {}  # each target's deck
+        by_side: list[tuple[str, list[str], list[str]]] = []  # each opponent's targets
         chambers: list[str] = []
         rebuildable: list[str] = []
+        team = state.team_of(player)
         for other in state.players:
-            o = state.sides[other]
             parts = self._castle(other)
-            if other in state.team_of(player):
+            if other in team:
                 rebuildable += parts
             else:
-                targets += parts + o.in_play()
+                in_play = peek(state.sides, other).in_play()
+                mine = parts + in_play
+                targets += mine
+                owner.update(dict.fromkeys(mine, other))
+                by_side.append((other, parts, in_play))
                 chambers.append(self._chamber(other))
+        rebuilds: list[bool | None] | None = None
+        keys: list[bool | None] | None = None
         for card, kind in loose:
             if kind in ARMAMENTS:
-                out.append(Action("armament", card))
-                out += [Action("armament", card, (old,)) for old in side.armaments]
+                out.append(act("armament", card))
+                verdicts.append(len(side.armaments) < 2)
+                out += [act("armament", card, (old,)) for old in side.armaments]
+                verdicts += [True] * len(side.armaments)
             elif kind in PROJECTILES:
                 hits = self.cards.projectiles[kind].hits
                 aims = aims_by_kind.get(kind)
                 if aims is None:
-                    aims = aims_by_kind[kind] = self._aims(state, player, kind, targets)
+                    aims = aims_by_kind[kind] = self._aims(state, player, kind, by_side, ids)
                 if hits == 1:
-                    out += [Action("attack", card, (t,)) for t in aims]
-                else:
-                    # a first hit can open the way for a second (the last tower, then the
-                    # entrance), so second aims are every aim or entrance; apply() judges.
-                    seconds = aims + [t for t in targets if t.endswith("/" + ENTRANCE)]
-                    out += [Action("attack", card, (a, b))
-                            for a in aims for b in dict.fromkeys(seconds) if a != b]
-                    if len(aims) == 1:  # with two aims, each is the other's second target
-                        out.append(Action("attack", card, (aims[0],)))
+                    out += [act("attack", card, (t,)) for t in aims]
+                    verdicts += [True] * len(aims)
+                    continue
+                # a first hit can open the way for a second (the last tower, then the
+                # entrance), so second aims are every aim or entrance; apply() judges.
+                seconds = aims + [t for t in targets if t.endswith("/" + ENTRANCE)]
+                aimed = set(aims)
+                second = [(b, owner[b], b in aimed) for b in dict.fromkeys(seconds)]
+                for a in aims:
+                    deck = owner[a]
+                    for b, other_deck, ok in second:
+                        if a == b:
+                            continue
+                        action = act("attack", card, (a, b))
+                        out.append(action)
+                        if judge:
+                            verdicts.append(ok if other_deck != deck else
+                                            self._noted(state, action, a, b, ids))
+                if len(aims) == 1:  # with two aims, each is the other's second target
+                    out.append(act("attack", card, (aims[0],)))
+                    verdicts.append(None)  # apply judges that no second is in reach
             elif kind == "rebuild":
-                out += [Action("rebuild", card, (t,)) for t in rebuildable]
+                out += [act("rebuild", card, (t,)) for t in rebuildable]
+                if judge and rebuilds is None:  # the same for every rebuild card
+                    rebuilds = [self._rebuild_fault(state, player, t) is None
+                                for t in rebuildable]
+                verdicts += rebuilds or []
             elif kind == "key":
-                out += [Action("key", card, (c,)) for c in chambers]
+                out += [act("key", card, (c,)) for c in chambers]
+                if judge and keys is None:
+                    keys = [self._key_ok(state, player, tuple(team), c, o, ids)
+                            for c, (o, _, _) in zip(chambers, by_side, strict=True)]
+                verdicts += keys or []
             else:
-                out.append(Action("blockade", card))
+                out.append(act("blockade", card))
+                verdicts.append(True)
+        if judged is not None:
+            judged += verdicts
         return out
+
+    def _action(self, kind: str, card: str | None = None, targets: tuple[str, ...] = ()
+                ) -> Action:
+        """The play as a shared value: a candidate listed again is the same object, so
+        listing does not build a frozen Action for each one every time."""
+        key = (kind, card, targets)
+        action = self._actions.get(key)
+        if action is None:
+            if len(self._actions) > 200_000:
+                self._actions.clear()
+            action = self._actions[key] = Action(kind, card, targets)
+        return action
 
 
 def _still_standing(parts: list[str]) -> str:

@@ -35,10 +35,6 @@ class Side:
     armaments: list[str] = field(default_factory=list)  # piece ids, at most two
     blockade: str | None = None
     discard: list[str] = field(default_factory=list)  # piece ids, in the order discarded
-    # What legal_actions worked out about aiming at this side, kept while the side is shared
-    # from state to state. Never copied: a side is only changed as a fresh copy (fork), so a
-    # side with notes is one no play has changed since.
-    notes: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def standing(self, part: str) -> bool:
         return part not in self.destroyed

@@ -153,10 +153,43 @@
         "Set the gem"));
   }
 
+  const BONUS = { middle_kingdom: "Middle Kingdom", harmony: "Harmony" };
+
+  // The end: who won, every kingdom's points as the engine counted them (each territory's
+  // squares times crowns, the variant bonuses) and the tie-breaks, ranked.
+  function finalScores(snap, ctx) {
+    const f = snap.extra.final || {};
+    const won = snap.winners;
+    const ranked = snap.players.slice().sort((a, b) =>
+      (won.includes(b) - won.includes(a)) || ((snap.scores[b] || 0) - (snap.scores[a] || 0)));
+    const top = won.map((p) => snap.scores[p]);
+    const tied = snap.players.some((p) => !won.includes(p) && top.includes(snap.scores[p]));
+    const gems = won.length === 1 && f[won[0]] && f[won[0]].immediate_victory;
+    return h("div", { id: "final" },
+      h("h2", {}, "Final scores"),
+      h("p", { class: "turn" }, `${won.join(" and ")} ${won.length > 1 ? "win" : "wins"}!`),
+      gems ? h("p", {}, `${won[0]} holds five different gems: an immediate victory.`) : null,
+      tied ? h("p", {}, "Tied on points: the largest territory decides, then the most crowns.") : null,
+      h("ol", { class: "final" }, ranked.map((p) => {
+        const k = f[p] || { territories: [], bonuses: {} };
+        const parts = k.territories.map((t) =>
+          h("li", {}, h("span", { class: `terr ${t.terrain}` }), `${t.terrain} ${t.squares} × ${t.crowns}${t.skulls ? " ☠" : ""} = ${t.points}`));
+        for (const [name, pts] of Object.entries(k.bonuses || {})) {
+          if (pts) parts.push(h("li", {}, `${BONUS[name] || name} +${pts}`));
+        }
+        if (k.earlier) parts.push(h("li", {}, `earlier games +${k.earlier}`));
+        return h("li", { class: won.includes(p) ? "won" : "", "data-player": p },
+          h("strong", {}, h("span", { class: "swatch", css: { background: ctx.colourOf(snap, p, snap.players.indexOf(p)) } }),
+            `${p}: ${snap.scores[p] ?? 0} points`),
+          parts.length ? h("ul", { class: "terrs" }, parts) : h("p", { class: "muted" }, "no crowned territory"),
+          h("p", { class: "muted" }, `largest territory ${k.largest_territory ?? 0} squares · ${k.crowns ?? 0} crowns`));
+      })));
+  }
+
   function whatNow(snap, ctx, places, discard) {
     const v = snap.view;
     const who = snap.turn;
-    if (snap.over) return h("p", { class: "turn" }, "The game is over.");
+    if (snap.over) return finalScores(snap, ctx);
     if (v.awaiting.dominoes.length) {
       return h("p", { id: "todo" }, `Tap the new line's dominoes on the table: ${v.awaiting.dominoes.join(", ")}.`);
     }
