@@ -64,11 +64,11 @@ key_of() { cat "$@" | sha256sum | cut -c1-16; }
 
 # --- layer 1: system ------------------------------------------------------------------------
 # mmdebstrap installs the base and every package of packages.txt with apt in one pass, with
-# dpkg's --force-unsafe-io (no fsync per file: a failed build is thrown away anyway) and without
-# docs, manual pages and translations. The hooks (hook-setup.sh, hook-essential.sh) set up what
+# dpkg's --force-unsafe-io and eatmydata (no fsync per file, in dpkg or in the package scripts: a
+# failed build is thrown away anyway) and without docs, manual pages and translations. The hooks (hook-setup.sh, hook-essential.sh) set up what
 # package scripts read.
 # Bump the number when the commands that build the layer change; its file inputs are hashed.
-SYSTEM_KEY=$(printf 'system-3 %s %s %s %s' "$SUITE" "$MIRROR" "$DISK_ID" \
+SYSTEM_KEY=$(printf 'system-4 %s %s %s %s' "$SUITE" "$MIRROR" "$DISK_ID" \
     "$(key_of "$HERE/packages.txt" "$HERE/initramfs/tabletap.conf" "$HERE/initramfs/modules" \
         "$HERE/dpkg-nodoc.cfg" "$HERE/hook-setup.sh" "$HERE/hook-essential.sh")" \
     | sha256sum | cut -c1-16)
@@ -81,14 +81,17 @@ else
     mkdir -p "$SYSTEM.tmp"
     R="$SYSTEM.tmp"
     PACKAGES=$(sed -e 's/#.*//' -e '/^\s*$/d' "$HERE/packages.txt" | paste -sd, -)
-    # The progress: mmdebstrap's stages, every 25th package set up, errors; the whole log is kept.
+    # The progress: mmdebstrap's stages, every 25th package set up, errors; its whole output and
+    # dpkg's log (with the time of every step) are kept beside the layer.
     # shellcheck disable=SC2016 # awk's own variables
     mmdebstrap --mode=root --arch=arm64 --variant=minbase --verbose \
         --components=main,contrib,non-free-firmware --include="$PACKAGES" \
         --keyring=/usr/share/keyrings/debian-archive-keyring.gpg \
         --aptopt='Acquire::Languages "none"' --aptopt='APT::Install-Recommends "false"' \
         --dpkgopt=force-unsafe-io --dpkgopt=force-confold --dpkgopt="$HERE/dpkg-nodoc.cfg" \
+        --hook-dir=/usr/share/mmdebstrap/hooks/eatmydata \
         --setup-hook="$HERE/hook-setup.sh" --essential-hook="$HERE/hook-essential.sh" \
+        --customize-hook="download /var/log/dpkg.log $SYSTEM.dpkg.log" \
         "$SUITE" "$R" "deb $MIRROR $SUITE main contrib non-free-firmware" \
         "deb $MIRROR-security $SUITE-security main contrib non-free-firmware" 2>&1 \
         | tee "$SYSTEM.log" | stdbuf -oL awk '
@@ -137,7 +140,11 @@ PIP_TARGET=(--python-version "$PYVER" --implementation cp --abi "cp${PYVER/./}" 
 for level in $(seq 40 -1 17); do PIP_TARGET+=(--platform "manylinux_2_${level}_aarch64"); done
 PIP_TARGET+=(--platform manylinux2014_aarch64 --platform linux_aarch64 --platform any)
 TOOLS="$CACHE/tools"
-host_pip() { "$TOOLS/bin/python" -m pip --disable-pip-version-check "$@"; }
+# (Warnings about this machine's own pip settings pointing at folders it lacks are left out.)
+host_pip() {
+    "$TOOLS/bin/python" -m pip --disable-pip-version-check "$@" \
+        2> >(grep -v "^WARNING: Location '.*' is ignored" >&2)
+}
 [ -x "$TOOLS/bin/python" ] || python3 -m venv "$TOOLS"
 if [ -f "$LOCK" ]; then
     step "wheelhouse: ready ($LOCK)"
@@ -182,11 +189,12 @@ cp -a "$SYSTEM" "$TREE"
 rm -f "$TREE/.done"
 SP="opt/tabletap/venv/lib/python$PYVER/site-packages"
 HOST_PYTHON=$("$TOOLS/bin/python" -c 'import sys; print(sys.executable)')
-# Wheels from the wheelhouse unpacked into the venv by this machine's pip; the console scripts
-# it writes name this machine's Python and are pointed at the venv's.
+# Wheels from the wheelhouse unpacked into the venv by this machine's pip (the list was resolved
+# for the image's Python, which pip would not take for its own); the console scripts it writes
+# name this machine's Python and are pointed at the venv's.
 venv_install() {
     host_pip install --quiet --no-deps --no-index --find-links "$WHEELHOUSE" --only-binary=:all: \
-        --no-compile --upgrade --target "$TREE/$SP" "${PIP_TARGET[@]}" "$@" \
+        --ignore-requires-python --no-compile --upgrade --target "$TREE/$SP" "${PIP_TARGET[@]}" "$@" \
         || die "installing into the venv failed"
     [ -d "$TREE/$SP/bin" ] || return 0
     local script
@@ -257,6 +265,9 @@ in_chroot "$TREE" usermod -p '*' root
 chroot_umount
 rm -f "$TREE/etc/resolv.conf"
 
+# The image is up to date: without these stamps, units with ConditionNeedsUpdate= (ldconfig,
+# the journal catalog) run whenever the root happens to be writable, as during the first boot.
+touch "$TREE/etc/.updated" "$TREE/var/.updated"
 # Each box makes its own identity at boot: no machine-id, no SSH host keys in the image.
 : > "$TREE/etc/machine-id"
 rm -f "$TREE"/etc/ssh/ssh_host_*
