@@ -81,14 +81,15 @@ test: $(STAMP) $(NPM_STAMP) $(VOICE_STAMP) $(CHROMIUM_STAMP) $(TOOLS_STAMP)
 # The maker's release: a wheel (runtime dependencies only) and the Pi image built from it.
 VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)
 WHEEL := dist/tabletap-$(VERSION)-py3-none-any.whl
-IMAGE := build/image/tabletap-$(VERSION)-arm64.img
+# TABLETAP_IMAGE_CACHE moves the image's build cache (image/build.sh); image-test follows it.
+IMAGE := $(or $(TABLETAP_IMAGE_CACHE),build/image)/tabletap-$(VERSION)-arm64.img
 
 dist: $(STAMP)
 	rm -f dist/tabletap-*.whl
 	$(BIN)/pip wheel --quiet --no-deps --wheel-dir dist .
 	@ls -l $(WHEEL)
 
-# Root only (debootstrap, chroot); installs its own tools with apt-get; see image/build.sh.
+# Root only (mmdebstrap, chroot); installs its own tools with apt-get; see image/build.sh.
 image: dist
 	image/build.sh $(WHEEL) dist
 

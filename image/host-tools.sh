@@ -1,11 +1,12 @@
 #!/bin/bash
 # Installs what building and boot-testing the image needs on a Debian build machine (as root):
-# debootstrap and qemu-user-static (with binfmt) for the arm64 chroot, the file-based assembly
+# mmdebstrap and qemu-user-static (with binfmt) for the arm64 root, python3-venv for the wheelhouse, the file-based assembly
 # tools, qemu-system-arm for the boot test, shellcheck for the pi-gen stage.
 set -euo pipefail
 need=()
 have() { command -v "$1" >/dev/null 2>&1; }
-have debootstrap || need+=(debootstrap)
+have mmdebstrap || need+=(mmdebstrap)
+python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
 [ -e /usr/bin/qemu-aarch64-static ] || need+=(qemu-user-static)
 have update-binfmts || need+=(binfmt-support)
 have qemu-system-aarch64 || need+=(qemu-system-arm)

@@ -32,6 +32,7 @@ def test_every_image_script_passes_shellcheck():
     scripts = [
         STAGE / "prerun.sh", STAGE / "00-tabletap" / "01-run.sh",
         IMAGE / "build.sh", IMAGE / "assemble.sh", IMAGE / "host-tools.sh", IMAGE / "layout.sh",
+        IMAGE / "hook-setup.sh", IMAGE / "hook-essential.sh",
         IMAGE / "rootfs" / "usr" / "lib" / "tabletap" / "firstboot",
         IMAGE / "rootfs" / "usr" / "lib" / "tabletap" / "alert",
     ]
