@@ -262,14 +262,24 @@ in_chroot "$TREE" systemctl mask --quiet sshd-unix-local.socket sshd-vsock.socke
 sed -i 's/^#\?enable-wide-area=.*/enable-wide-area=no/' "$TREE/etc/avahi/avahi-daemon.conf"
 # No password on any account: root is locked like every system account.
 in_chroot "$TREE" usermod -p '*' root
+# systemd's ssh generator asks for a vsock address a Pi has not (an error at every boot); the
+# sockets it would make are masked above anyway.
+install -d "$TREE/etc/systemd/system-generators"
+ln -sf /dev/null "$TREE/etc/systemd/system-generators/systemd-ssh-generator"
 chroot_umount
-rm -f "$TREE/etc/resolv.conf"
+# No DNS server is configured (the table needs none; mDNS answers tabletap.local), but the file
+# exists: avahi's chroot helper logs an error at every boot when it is missing.
+printf '# tabletap: no DNS server; tabletap.local is answered by mDNS (avahi).\n' \
+    > "$TREE/etc/resolv.conf"
 
 # The image is up to date: without these stamps, units with ConditionNeedsUpdate= (ldconfig,
 # the journal catalog) run whenever the root happens to be writable, as during the first boot.
 touch "$TREE/etc/.updated" "$TREE/var/.updated"
 # Each box makes its own identity at boot: no machine-id, no SSH host keys in the image.
 : > "$TREE/etc/machine-id"
+# dbus reads the same identity; tmpfiles would link it at boot and fail on the read-only root.
+install -d "$TREE/var/lib/dbus"
+ln -sf /etc/machine-id "$TREE/var/lib/dbus/machine-id"
 rm -f "$TREE"/etc/ssh/ssh_host_*
 install -d -m 0700 "$TREE/root/.ssh"
 rm -f "$TREE/root/.ssh/authorized_keys"
