@@ -85,6 +85,12 @@ class ControlServer:
         self.sock.listen(BACKLOG)
         self.sock.setblocking(False)
 
+    def sockets(self) -> list[socket.socket]:
+        """What a request arrives on: the listening socket and every console still sending."""
+        consoles = [c.conn for c in self.clients if c.outbox is None]
+        # at MAX_CLIENTS nothing more is accepted: a readable listener would only spin the wait
+        return [self.sock, *consoles] if len(self.clients) < MAX_CLIENTS else consoles
+
     def serve_pending(self) -> None:
         """Take what has arrived, answer what is complete; never waits for a client."""
         now = time.monotonic()

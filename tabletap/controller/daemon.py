@@ -7,10 +7,15 @@ this loop: a reader that fails is supervised (retried with backoff) while the ot
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import selectors
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tabletap.controller.clock import SystemClock
 from tabletap.controller.games.base import ButtonPressed, PieceLifted, PiecePlaced
 from tabletap.controller.identity import Identifier, IdentityError
 from tabletap.controller.ports import Buttons, Clock, Poll, ReaderUnavailable, TagReader
@@ -20,6 +25,11 @@ from tabletap.controller.session import TableSession
 from tabletap.controller.statelock import StateLock
 
 log = logging.getLogger("tabletap.daemon")
+# While pausing, the control socket is served this often (seconds): a request waits at most
+# this long instead of up to a whole poll period; a pause that ends this much before its slice
+# did so because a reader answered.
+SERVE_SLICE = 0.04
+WOKEN = 0.002
 
 BACKOFF_START = 0.5
 BACKOFF_MAX = 10.0
@@ -88,12 +98,9 @@ def pause_after_pass(
     return wait
 
 
-def wait_for_readers(readers: list[Any], clock: Clock, seconds: float) -> None:
-    """Wait up to `seconds` for an answer from any reader that waits for a tap, all at once
-    (each offers `wait_handle()`: a file descriptor waited on with `selectors`, or the
-    emulated port on simulated time), or simply sleep when none is waiting. The handles carry
-    the waiting (`type(handle).wait_all`), so this module needs no hardware import; readers of
-    another kind than the first waiting one are seen at the next pass."""
+def reader_handles(readers: list[Any]) -> list[Any]:
+    """What the waiting readers offer to wait on (`wait_handle()`); a reader not waiting, or
+    whose port just died, offers nothing (the next poll finds out)."""
     handles = []
     for reader in readers:
         get = getattr(reader, "wait_handle", None)
@@ -105,6 +112,18 @@ def wait_for_readers(readers: list[Any], clock: Clock, seconds: float) -> None:
             handle = None
         if handle is not None:
             handles.append(handle)
+    return handles
+
+
+def wait_for_readers(readers: list[Any], clock: Clock, seconds: float,
+                     handles: list[Any] | None = None) -> None:
+    """Wait up to `seconds` for an answer from any reader that waits for a tap, all at once
+    (each offers `wait_handle()`: a file descriptor waited on with `selectors`, or the
+    emulated port on simulated time), or simply sleep when none is waiting. The handles carry
+    the waiting (`type(handle).wait_all`), so this module needs no hardware import; readers of
+    another kind than the first waiting one are seen at the next pass."""
+    if handles is None:
+        handles = reader_handles(readers)
     if not handles:
         clock.sleep(seconds)
         return
@@ -115,6 +134,28 @@ def wait_for_readers(readers: list[Any], clock: Clock, seconds: float) -> None:
     except Exception:  # noqa: BLE001 - a descriptor closed under the wait must not end the loop
         log.exception("waiting on the readers failed; sleeping instead")
         clock.sleep(seconds - (clock.now() - started))
+
+
+def wait_serving(handles: list[Any], requests: Callable[[], list[Any]],
+                 serve: Callable[[], object], seconds: float) -> None:
+    """The pause when every waiting reader is a file descriptor (a UART, an IRQ line) or none
+    waits: one `select` over the readers and the control socket (`requests()`: the listening
+    socket and the open consoles), so a request is answered the moment it arrives and the pause
+    goes on, and a reader's answer ends the pause, at no cost while nothing happens."""
+    end = time.monotonic() + seconds
+    reader_fds = {h.fileno() for h in handles}
+    while (left := end - time.monotonic()) > 0:
+        with selectors.DefaultSelector() as selector:
+            for fd in reader_fds:
+                selector.register(fd, selectors.EVENT_READ, "reader")
+            for sock in requests():
+                with contextlib.suppress(KeyError, ValueError, OSError):
+                    selector.register(sock, selectors.EVENT_READ, "request")
+            ready = {key.data for key, _ in selector.select(left)}
+        if "request" in ready:
+            serve()
+        if "reader" in ready or not ready:
+            return
 
 
 @dataclass
@@ -202,13 +243,33 @@ class Daemon:
             list(self._supervised.values()), period, resting_period, confirm_period
         )
 
-    def idle(self, seconds: float) -> None:
+    def idle(self, seconds: float, serve: Callable[[], object] | None = None,
+             requests: Callable[[], list[Any]] | None = None) -> None:
         """The loop's pause between passes: up to `seconds`, cut short by a tap on any reader
-        that waits for one."""
-        wait_for_readers(
-            [sup.reader for sup in self._supervised.values() if not sup.missing], self.clock,
-            seconds,
-        )
+        that waits for one. With `serve` (the control socket's `serve_pending`) and `requests`
+        (its sockets), a console or the phone page is answered during the pause rather than at
+        the next pass (a touch on the page makes three round trips): in the same `select` as
+        the readers where they are file descriptors, else every SERVE_SLICE (the simulator's
+        emulated ports, which keep their own time)."""
+        readers = [sup.reader for sup in self._supervised.values() if not sup.missing]
+        handles = reader_handles(readers)
+        if serve is None or requests is None:
+            wait_for_readers(readers, self.clock, seconds, handles)
+            return
+        if all(hasattr(h, "fileno") for h in handles) and isinstance(self.clock, SystemClock):
+            try:
+                wait_serving(handles, requests, serve, seconds)
+                return
+            except (OSError, ValueError):  # a descriptor closed under the wait
+                log.debug("waiting on the readers and requests failed", exc_info=True)
+        end = self.clock.now() + seconds
+        while (left := end - self.clock.now()) > 0:
+            step = min(left, SERVE_SLICE)
+            started = self.clock.now()
+            wait_for_readers(readers, self.clock, step)
+            serve()
+            if self.clock.now() - started < step - WOKEN:
+                return  # a reader answered (or the simulated table changed): the next pass now
 
     def run_for(self, seconds: float) -> None:
         """Tick for `seconds` of the daemon's clock (virtual in the simulator), pausing as

@@ -128,7 +128,9 @@ def run(args: argparse.Namespace) -> int:
                         print(answer, flush=True)
             wait = daemon.poll_wait(config.poll.period, config.poll.resting_period,
                                     config.poll.confirm_period)
-            daemon.idle(wait - (clock.now() - started))  # a tap on a waiting reader ends it
+            # a tap on a waiting reader ends the pause; requests are answered during it
+            daemon.idle(wait - (clock.now() - started), serve=control.serve_pending,
+                        requests=control.sockets)
             sys.stdout.flush()
     finally:
         systemd.stopping()
