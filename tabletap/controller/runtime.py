@@ -26,7 +26,6 @@ from tabletap.controller.statelock import StateLock, StateLocked
 from tabletap.controller.voice import Speaker, VoiceSettings, VoiceWorker
 
 log = logging.getLogger("tabletap.runtime")
-IDLE = "No game is under way"
 
 
 class StartError(RuntimeError):
@@ -85,7 +84,8 @@ def _open_locked(
     actions = 0
     history: list = []
     undos = 0
-    notices: list[str] = []
+    notices: list[str] = []  # warnings: the config differs from the unfinished game
+    idle = False  # no game: the table says so (news, not a warning)
     resumed = ""
     if journal.exists() and not new:
         replayed = journal.replay()  # JournalError is loud on purpose
@@ -103,7 +103,7 @@ def _open_locked(
     if state is None and spec is not None and not spec.players:
         spec = None  # a config that names a game but no players: chosen at the table
     if state is None and spec is None:
-        notices.append(f"{IDLE}: tap a game card to set one up.")
+        idle = True
     elif state is None:
         assert spec is not None
         seed = spec.seed if spec.seed is not None else secrets.randbelow(2**31)
@@ -133,14 +133,12 @@ def _open_locked(
                            history=list(history), undos=undos)
     if resumed:
         session.speaker.say(resumed)  # the play-by-play printed its own line above
+    # Each once, at its level: told (printed, or logged at info under systemd), or a warning.
+    if idle:
+        session.tell("No game is under way: tap a game card to set one up.")
     for notice in notices:
-        # Once each, at its level: an idle table is news (told: printed, or logged at info
-        # under systemd), a config that differs from the unfinished game is a warning.
-        if notice.startswith(IDLE):
-            session.tell(notice)
-        else:
-            log.warning(notice)
-            session.speaker.say(spoken(notice))
+        log.warning(notice)
+        session.speaker.say(spoken(notice))
     session.show_turn()
     return Daemon(session, readers, outputs.buttons, clock, Identifier(registry),
                   config.poll.period, config.poll.miss_threshold, state_lock=lock,

@@ -116,10 +116,11 @@ class TableSession:
                 outcome = self.engine.apply(state, action)
                 asked = self.engine.action_to_json(action)
                 entry = self.engine.action_to_json(outcome.action)
-                played.append((state, entry, outcome.events, asked != entry))
+                said = outcome.events  # built on each read (rules.base.Outcome): read once
+                played.append((state, entry, said, asked != entry))
                 state = outcome.state
                 resolved.append(outcome.action)
-                events.extend(outcome.events)
+                events.extend(said)
             entries = [entry for _, entry, _, _ in played]
         except Rejection as rejection:
             return self.reject(rejection, now)
@@ -298,8 +299,8 @@ class TableSession:
     def tell(self, text: str) -> None:
         """A sentence of the play-by-play: printed, and said when the voice is on."""
         self.narrate(f"  {text}")
-        said = getattr(self.table, "said", None)
-        self.speaker.say(spoken(said(self.state, text) if said is not None else text))
+        said = self.table.said(self.state, text) if self.table is not None else text
+        self.speaker.say(spoken(said))
 
     def waiting(self, text: str, now: float, lights: str | None = "pending") -> Result:
         """An answer that is neither accepted nor refused (a set-up step, a gesture's first

@@ -18,9 +18,9 @@ def _mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
-def test_the_daemon_creates_its_state_owner_only(tmp_path: Path):
-    cfg = magic_keys_config(tmp_path)
-    old = os.umask(0o022)  # the usual umask, which the daemon must not rely on
+def _new_game_under_the_usual_umask(cfg: Path) -> None:
+    """Start a daemon on a new game with umask 022, which it must not rely on, then stop it."""
+    old = os.umask(0o022)
     try:
         daemon = start(cfg, "--new")
     finally:
@@ -30,21 +30,17 @@ def test_the_daemon_creates_its_state_owner_only(tmp_path: Path):
     finally:
         daemon.send_signal(signal.SIGTERM)
         daemon.communicate(timeout=20)
+
+
+def test_the_daemon_creates_its_state_owner_only(tmp_path: Path):
+    cfg = magic_keys_config(tmp_path)
+    _new_game_under_the_usual_umask(cfg)
     state = tmp_path / "state"
     assert _mode(state) == 0o700
     assert _mode(state / "journal.jsonl") == 0o600
     assert _mode(state / "lock") == 0o600
     # A second game archives the first one in games/, owner-only too.
-    os.umask(0o022)
-    try:
-        daemon = start(cfg, "--new")
-    finally:
-        os.umask(old)
-    try:
-        wait_ready(daemon)
-    finally:
-        daemon.send_signal(signal.SIGTERM)
-        daemon.communicate(timeout=20)
+    _new_game_under_the_usual_umask(cfg)
     games = state / "games"
     assert _mode(games) == 0o700
     assert all(_mode(p) == 0o600 for p in games.iterdir())

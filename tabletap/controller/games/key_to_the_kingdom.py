@@ -67,7 +67,7 @@ PIECE = re.compile(
     r"|(hero)/([a-z0-9-]+)|(event)/(\d+)|(companion)/([a-z0-9-]+)|(demon-die))$"
 )
 END_TURN, ROLL = "end-turn", "roll"
-_WORD = re.compile(r"\b[a-z]+\d+\b")
+_SPACE_ID = re.compile(r"\b[a-z]+(\d+)\b")  # what a space id looks like: v11, court3
 GESTURE_TIMEOUT = 10.0  # seconds a two-tap gesture (knife, beans, Demon die) waits
 
 
@@ -99,12 +99,11 @@ class KttkTable(GameTable):
             space = pack.spaces.get(m.group(0))
             if space is None:
                 return m.group(0)
-            in_land = pack.lands.get(space.land, ())
-            number = (in_land.index(space.id) + 1 if space.id in in_land
-                      else int(re.sub(r"\D", "", space.id)))
+            in_land = pack.lands.get(space.land, ())  # the courtyard is no land: its own number
+            number = in_land.index(space.id) + 1 if space.id in in_land else int(m.group(1))
             return f"{space.land.replace('-', ' ')} space {number}"
 
-        return _WORD.sub(name, text)
+        return _SPACE_ID.sub(name, text)
 
     def seat_of(self, piece: str) -> str | None:
         """Set-up by game card: a hero figure tapped seats that hero (the player is the hero)."""
