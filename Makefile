@@ -74,8 +74,7 @@ test: $(STAMP) $(NPM_STAMP) $(VOICE_STAMP) $(CHROMIUM_STAMP) $(TOOLS_STAMP)
 	$(BIN)/ruff check .
 	TABLETAP_REQUIRE_MICROPYTHON=$$( [ -f $(NPM_STAMP) ] || [ -n "$$CI" ] && echo 1 ) \
 	TABLETAP_REQUIRE_BROWSER=$$( [ -f $(CHROMIUM_STAMP) ] || [ -n "$$CI" ] && echo 1 ) $(BIN)/pytest
-	$(BIN)/python tools/kingdomino_scenarios.py --check
-	$(BIN)/python tools/kttk_scenarios.py --check
+	$(BIN)/python tools/scenarios.py --check
 	$(BIN)/tabletap sim run scenarios/*/*.yaml
 
 # The maker's release: a wheel (runtime dependencies only) and the Pi image built from it.

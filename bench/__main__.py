@@ -1,10 +1,11 @@
 """Run every benchmark module listed below and print its figures.
 
 Each module has `run() -> list[tuple[str, float, str]]` (figure, value, unit). Add a module by
-adding its name here. A figure with a fourth element, its key (a name, or a (name, sub-key) pair
-for a keyed object such as games_per_cpu_s), is also written to bench.json at the repository
-root: one JSON object with stable keys, for machines and for comparing runs. A run of some
-modules only updates their keys and keeps the others.
+adding its name here; a game's own module is its spec's `bench` (tabletap/games/<game>/bench.py)
+and runs by the game's name. A figure with a fourth element, its key (a name, or a (name,
+sub-key) pair for a keyed object such as games_per_cpu_s), is also written to bench.json at the
+repository root: one JSON object with stable keys, for machines and for comparing runs. A run of
+some modules only updates their keys and keeps the others.
 """
 
 from __future__ import annotations
@@ -15,9 +16,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-MODULES: list[str] = ["core", "oversiege", "kingdomino", "serial", "nfc", "gpio", "games",
-                      "startup", "voice", "kttk"]
+MODULES: list[str] = ["core", "serial", "nfc", "gpio", "games", "startup", "voice"]
 MODULES += ["web"]  # the phone page (tabletap.web), on its own line for merging
+
+
+def game_modules() -> dict[str, str]:
+    """Each installed game's own figures (its spec's `bench` module), by game name: `python -m
+    bench <game>` runs one."""
+    from tabletap.controller import registry
+
+    return {spec.name: spec.bench for spec in registry.games() if spec.bench}
 JSON_FILE = Path(__file__).resolve().parent.parent / "bench.json"
 
 
@@ -37,11 +45,12 @@ def _load_previous() -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
-    wanted = argv or MODULES
+    games = game_modules()
+    wanted = argv or [*MODULES, *games]
     figures = _load_previous()
     for name in wanted:
         print(f"== {name}", flush=True)
-        module = importlib.import_module(f"bench.{name}")
+        module = importlib.import_module(games.get(name) or f"bench.{name}")
         for figure, value, unit, *key in module.run():
             print(f"  {figure:<55} {value:>12.3f} {unit}", flush=True)
             if key:

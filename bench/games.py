@@ -1,8 +1,8 @@
 """Complete random games per CPU-second, per game and table (the self-play fast path).
 
-Each variant plays seeded games with the `random` policy of controller.selfplay (uniform over
-the legal actions; Oversiege weights its kinds of play so games reach their end) for a CPU-time
-budget, and reports games per CPU-second (process time, so a busy shared machine slows the
+Each variant plays seeded games with the `random` policy of controller.selfplay (uniform over the
+legal actions, or weighted by kind where a game's uniform play would not reach its end) for a CPU-
+time budget, and reports games per CPU-second (process time, so a busy shared machine slows the
 figure less than wall time would). Run: `python -m bench games`.
 """
 

@@ -31,7 +31,7 @@ from tabletap.sim.pn532.soak import PollLoop
 from tabletap.sim.world import SimTag, SimWorld, uid_for
 
 PERIOD = 0.1
-PIECE = "magic-keys/key/gold"
+PIECE = "bench/tag/gold"  # any id: the reader does not care which game a tag is of
 
 # The old default, kept for comparison: every reader polled every poll.period, no waiting for a
 # tap, no quicker polls while a piece rests or a miss wants confirming.
@@ -106,7 +106,7 @@ def poll_durations(clock: Clock, polls: int, tags: int) -> float:
     reader's poll of an empty field costs nothing)."""
     world, loop = _table(clock, polling=True)
     for i in range(tags):
-        world.place("chest", SimTag.for_piece(f"magic-keys/key/purple/{i + 1}"))
+        world.place("chest", SimTag.for_piece(f"bench/tag/{i + 1}"))
     loop.supervised.poll(clock.now())  # first contact and the NDEF reads are not idle polling
     t0 = clock.now()
     for _ in range(polls):
@@ -149,7 +149,7 @@ def cpu_share(clock: Clock, seconds: float, tags: int, readers: int = 1,
     names = ("chest", "pond", "board")[:readers]
     world, loop = _table(clock, polling=polling, readers=names)
     for i in range(tags):
-        world.place("chest", SimTag.for_piece(f"magic-keys/key/blue/{i + 1}"))
+        world.place("chest", SimTag.for_piece(f"bench/tag/other/{i + 1}"))
     loop.run_for(1)  # first contact, the reads, and the readers settle (waiting or polling)
     c0, t0 = time.process_time(), clock.now()
     loop.run_for(seconds)

@@ -10,6 +10,7 @@ import statistics
 import tempfile
 import time
 
+from bench.demo import demo_game
 from tabletap.controller.config import Config
 from tabletap.controller.games.base import PiecePlaced
 from tabletap.controller.runtime import GameSpec, open_table
@@ -54,12 +55,14 @@ def key_to_servo() -> list[float]:
     context = make_context()
     with tempfile.TemporaryDirectory() as state_dir:
         config = Config(backend="serial", state_dir=state_dir)
+        spec, demo = demo_game()
         daemon = open_table(config, context, context["clock"],
-                            GameSpec("magic-keys", ["a", "b", "c", "d"], 1), new=True)
+                            GameSpec(spec.name, list(demo.players), 1, dict(demo.options),
+                                     dict(demo.setup)), new=True)
         session = daemon.session
         outputs = session.outputs
         rec = context["pico"].recorder
-        gold = PiecePlaced("chest", "magic-keys/key/gold")  # always true, always back in place
+        gold = PiecePlaced("chest", demo.again)  # always accepted, always back in place
         try:
             times = []
             for _ in range(KEYS):

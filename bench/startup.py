@@ -15,6 +15,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.demo import demo_game
+
 RUNS = 7
 TABLETAP = str(Path(sys.executable).with_name("tabletap"))
 
@@ -37,12 +39,13 @@ def help_cpu_s(runs: int = RUNS) -> float:
 def ready_s(runs: int = RUNS) -> float:
     """Wall seconds from exec of `tabletap run --sim` to its ready line, median."""
     times = []
+    spec, demo = demo_game()
     for _ in range(runs):
         with tempfile.TemporaryDirectory() as folder:
             started = time.perf_counter()
             proc = subprocess.Popen(
-                [TABLETAP, "run", "--sim", "--game", "magic-keys", "--players", "ana,ben",
-                 "--new"],
+                [TABLETAP, "run", "--sim", "--game", spec.name, "--players",
+                 ",".join(demo.players), "--new"],
                 cwd=folder, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
             )

@@ -1,5 +1,6 @@
-"""Tap to voice: from a key tapped at the simulated chest reader, through presence, the rules,
-the journal's fsync and the session, to the first audio sample espeak-ng writes.
+"""Tap to voice: from a piece tapped at the simulated chest reader (bench.demo), through
+presence, the rules, the journal's fsync and the session, to the first audio sample espeak-ng
+writes.
 
 The table runs on virtual time (the reader's poll timing is `bench nfc`'s figure, not repeated
 here); what is measured in wall time is the work after the tag is seen: the daemon tick that
@@ -14,16 +15,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.demo import demo_game
 from tabletap.controller.config import Config
 from tabletap.controller.runtime import GameSpec, open_table
 from tabletap.controller.voice import Speaker, VoiceSettings, VoiceWorker
 from tabletap.sim.context import make_context
 from tabletap.sim.world import SimTag
-
-# true keys for seed 1 with these fakes: each tap is accepted and says a sentence
-FAKES = ["purple/4", "purple/5", "blue/1", "blue/2", "green/3", "green/5", "yellow/1", "yellow/2"]
-TRUE_KEYS = ["purple/1", "purple/2", "purple/3", "blue/3", "blue/4", "blue/5", "green/1",
-             "green/2", "green/4", "yellow/3", "yellow/4", "yellow/5"]
 
 
 def _tap_to_first_sample_ms(trials: int) -> list[float]:
@@ -31,14 +28,15 @@ def _tap_to_first_sample_ms(trials: int) -> list[float]:
         config = Config.model_validate({"state_dir": str(Path(folder) / "state")})
         context = make_context()
         world = context["world"]
+        spec, demo = demo_game()  # its taps are each accepted and say a sentence
         daemon = open_table(config, context, context["clock"],
-                            GameSpec("magic-keys", ["ana", "ben"], 1, {}, {"fake_keys": FAKES}),
-                            new=True)
+                            GameSpec(spec.name, list(demo.players), 1, dict(demo.options),
+                                     dict(demo.setup)), new=True)
         worker = VoiceWorker(VoiceSettings(), wav_dir=Path(folder))
         daemon.session.speaker = Speaker(worker)
         times = []
-        for key in TRUE_KEYS[:trials]:
-            tag = SimTag.for_piece(f"magic-keys/key/{key}")
+        for piece in demo.taps[:trials]:
+            tag = SimTag.for_piece(piece)
             world.place("chest", tag)
             worker.first_sample.clear()
             started = time.perf_counter()

@@ -40,8 +40,8 @@ def _tap_to_dom_ms() -> list[float]:
             for i in range(TAPS):
                 before = page.get_attribute("body", "data-counter")
                 started = time.time() * 1000
-                # Dominoes outside the line: each tap is refused, and the refusal is news.
-                table.say(f"tap kingdomino/domino/{7 + i % 2}")
+                # A piece of no game: each tap is refused, and the refusal is news.
+                table.say(f"tap bench/tag/{1 + i % 2}")
                 page.wait_for_selector(f"body:not([data-counter='{before}'])", timeout=10000)
                 times.append(page.evaluate("window.__changedAt") - started)
                 time.sleep(0.7)  # the simulated tap lifts after 0.5 s

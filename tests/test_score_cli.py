@@ -7,17 +7,14 @@ agree with it.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 from tabletap.controller.cli import main
-from tabletap.controller.rules.kingdomino.kingdom_file import can_tile, parse_kingdom
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-from kingdomino_scenarios import EXAMPLES as EXAMPLES_FROM_GAMES  # noqa: E402
-from kingdomino_scenarios import example_kingdom  # noqa: E402
+from tabletap.games.kingdomino.rules.kingdom_file import can_tile, parse_kingdom
+from tabletap.games.kingdomino.scenarios import EXAMPLES as EXAMPLES_FROM_GAMES
+from tabletap.games.kingdomino.scenarios import example_kingdom
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "kingdoms"
 
@@ -78,7 +75,7 @@ def test_every_example_tiles_with_the_real_dominoes(path: Path) -> None:
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES_FROM_GAMES))
 def test_every_example_is_a_kingdom_the_engine_built(name: str) -> None:
-    """The examples are taken from real games (tools/kingdomino_scenarios.py EXAMPLES): the
+    """The examples are taken from real games (tabletap/games/kingdomino/scenarios.py EXAMPLES): the
     file's grid and gem lines are the engine's own kingdom file for that game."""
     text = (EXAMPLES / f"{name}.txt").read_text()
     body = [x for x in text.splitlines() if x and not x.startswith("#")]

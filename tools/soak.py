@@ -44,17 +44,15 @@ from tabletap.controller.journal import Journal, JournalError  # noqa: E402
 
 TABLETAP = [sys.executable, "-m", "tabletap.controller.cli"]
 READY_TIMEOUT = 60.0
-FAKES = ["purple/4", "purple/5", "blue/1", "blue/2", "green/3", "green/5", "yellow/1", "yellow/2"]
 
-GAMES: list[tuple[str, str, dict[str, Any]]] = [
-    # (label, game, extra config)
-    ("magic-keys", "magic-keys", {"setup": {"fake_keys": FAKES}}),
-    ("magic-keys-digital", "magic-keys", {"options": {"dice": "digital"}}),
-    ("oversiege", "oversiege", {}),
-    ("kingdomino", "kingdomino", {}),
-    ("key-to-the-kingdom", "key-to-the-kingdom", {"options": {"dice": "digital"}}),
-    ("magic-keys-pico", "magic-keys", {"backend": "serial"}),
-]
+
+def _games() -> list[tuple[str, str, tuple[str, ...], dict[str, Any]]]:
+    """(label, game, players, extra config) of every installed game's soak cases (its spec's
+    `soak`)."""
+    from tabletap.controller import registry
+
+    return [(case.label, spec.name, case.players, dict(case.extra))
+            for spec in registry.games() for case in spec.soak]
 
 
 @dataclass
@@ -127,11 +125,10 @@ class Run:
 
 
 def _new_run(rng: random.Random, base: Path, n: int) -> Run:
-    label, game, extra = GAMES[n % len(GAMES)]
+    games = _games()
+    label, game, seats, extra = games[n % len(games)]
     folder = base / f"run{n:04d}-{label}"
-    players = {"kingdomino": ["ana", "ben"], "oversiege": ["ana", "ben"],
-               "key-to-the-kingdom": ["knight", "wizard", "ranger"]}.get(
-        game, ["ana", "ben", "cleo"])
+    players = list(seats)
     config = {"state_dir": str(folder), "game": game, "players": players,
               "seed": rng.randrange(2**31), "log_level": "warning", **extra}
     base.mkdir(parents=True, exist_ok=True)
@@ -189,7 +186,7 @@ def _pick(run: Run, rng: random.Random) -> dict[str, Any] | None:
     if not legal:
         return None
     data = dict(run.engine.action_to_json(rng.choice(legal)))
-    if "type" in data:  # Magic Keys' engine form; the console's is {action: ...}
+    if "type" in data:  # an engine's own form; the console's is {action: ...}
         data["action"] = data.pop("type")
     return {k: v for k, v in data.items() if v is not None}
 

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from tabletap.controller.rules import engine_for
+from tabletap.controller.registry import engine_for
 from tabletap.controller.rules.base import Rejection
 from tabletap.controller.yamlsource import YamlDoc, load_file, load_text, validate
 

@@ -1,11 +1,12 @@
 """The console's way into a running daemon: a Unix socket in the state folder.
 
-Actions the pieces cannot express (Kingdomino's placements, a hand-entered move) are typed at the
-console with `tabletap do ...`. The daemon stays single-threaded, so the server never waits: every
-client socket is non-blocking, `serve_pending()` takes whatever bytes have arrived, answers the
-requests that are complete and returns. A client that trickles its request or sends nothing gets
-a deadline (`CLIENT_SECONDS`) and is then answered with an error and closed; it can delay a tap by
-one poll at most, never hold the loop (a stall over 3 s would also trip the Pico's host timeout).
+Actions the pieces cannot express (a placement with its facing, a hand-entered move) are typed at
+the console with `tabletap do ...`. The daemon stays single-threaded, so the server never waits:
+every client socket is non-blocking, `serve_pending()` takes whatever bytes have arrived, answers
+the requests that are complete and returns. A client that trickles its request or sends nothing
+gets a deadline (`CLIENT_SECONDS`) and is then answered with an error and closed; it can delay a
+tap by one poll at most, never hold the loop (a stall over 3 s would also trip the Pico's host
+timeout).
 
 A request may carry `"id"`: the server remembers the answer to each id, and the journal records
 the id with the entry the request made, so a client that lost its answer (the daemon died, or

@@ -58,7 +58,8 @@ class EnrolDesk:
         game = body.get("game")
         decks = body.get("decks") or ()
         if not isinstance(game, str) or not isinstance(decks, list | tuple):
-            raise EnrolmentError("enrol takes {\"game\": G} and, for Oversiege, \"decks\".")
+            raise EnrolmentError("enrol takes {\"game\": G} and, for a game whose players "
+                                 "bring decks, \"decks\".")
         # every game's piece list reads its engine's data: loaded when a box is enrolled,
         # not while the daemon starts
         from tabletap.controller.pieces import pieces_of

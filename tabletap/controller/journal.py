@@ -7,7 +7,7 @@ new journal is created atomically.
 
 Format 2 makes the journal check itself: every line carries a CRC-32 of its own content, every
 entry the number of its first action (so a lost or repeated line is found), and a gesture that
-stands for several actions (Magic Keys' digital dice: the move and the try) is one entry, so a
+stands for several actions (a move and a try with digital dice, say) is one entry, so a
 power cut keeps all of it or none. An entry may also carry the console request id that made it,
 so a retried request is recognised after a restart instead of acting twice.
 
@@ -37,14 +37,14 @@ from pathlib import Path
 from typing import Any
 
 from tabletap.controller.atomic import atomic_write, clean_leftovers, fsync_dir
-from tabletap.controller.rules import engine_for
+from tabletap.controller.registry import engine_for
 from tabletap.controller.rules.base import JSON, Engine, Rejection
 from tabletap.controller.rules.bounded import load_json
 from tabletap.controller.statelock import make_state_dir
 
 FORMAT = 2
 FORMATS = (1, 2)
-MAX_JOURNAL_BYTES = 64 * 1024 * 1024  # a long Kingdomino game is a few hundred kilobytes
+MAX_JOURNAL_BYTES = 64 * 1024 * 1024  # a long game is a few hundred kilobytes
 log = logging.getLogger("tabletap.journal")
 
 # The console request being answered, if any: its id is written into the entry it makes (set by

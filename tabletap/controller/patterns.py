@@ -38,7 +38,8 @@ COLOURS: dict[str, tuple[int, int, int]] = {
     "gold": (255, 180, 0),
 }
 
-# Seat colours when a player's name is not itself a colour (Oversiege decks are colours).
+# Seat colours when a player's name is not itself a colour (seats named by colour, such as
+# players' decks, keep theirs).
 SEAT_COLOURS = ["red", "blue", "green", "yellow", "purple", "cyan", "orange", "pink", "white",
                 "brown"]
 

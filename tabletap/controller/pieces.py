@@ -1,66 +1,19 @@
-"""Every piece id of a game's set (docs/CONTRACTS.md, "Pieces"): what `tabletap tags enroll` walks
-through and `tabletap tags check` counts. One function per game.
+"""Every piece id of a set (docs/CONTRACTS.md, "Pieces"): what `tabletap tags enroll` walks
+through and `tabletap tags check` counts.
 
-Counts the rulebooks do not give come from the engines' data files (Oversiege's cards.yaml,
-Kingdomino's treasures.yaml), so a maker who corrects a count there corrects it here too.
+A game's own set comes from its spec's `pieces` (controller.gamespec), which reads the game's data
+files, so a maker who corrects a count there corrects it here too. The table's own cards (the
+parent cards and one game card per installed game) are listed here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Any
 
-from tabletap.controller.rules.kingdomino.state import COLOURS as KING_COLOURS
-from tabletap.controller.rules.kingdomino.treasures import all_tokens
-from tabletap.controller.rules.oversiege.data import CASTLE_CARDS, load_cards
-
-MAGIC_KEYS_COLOURS = ("purple", "blue", "green", "yellow")
-KINGDOMINO_DOMINOES = 48
-DEFAULT_DECKS = ("red", "blue")
-
-
-def magic_keys() -> list[str]:
-    """Twenty true and fake keys, five per colour section, and the golden key."""
-    keys = [f"magic-keys/key/{c}/{n}" for c in MAGIC_KEYS_COLOURS for n in range(1, 6)]
-    return keys + ["magic-keys/key/gold"]
-
-
-def oversiege(decks: tuple[str, ...] = DEFAULT_DECKS) -> list[str]:
-    """Each player's castle (four towers, entrance, chamber) and draw deck."""
-    cards = load_cards()
-    out: list[str] = []
-    for deck in decks:
-        out += [f"oversiege/{deck}/{part}" for part in CASTLE_CARDS]
-        out += cards.deck_cards(deck)
-    return out
-
-
-def kingdomino() -> list[str]:
-    """48 dominoes, the Lost Treasures' gem tokens, the kings and the castles."""
-    out = [f"kingdomino/domino/{n}" for n in range(1, KINGDOMINO_DOMINOES + 1)]
-    out += [f"kingdomino/treasure/{token}" for token in all_tokens()]
-    out += [f"kingdomino/king/{c}/{n}" for c in KING_COLOURS for n in (1, 2)]
-    out += [f"kingdomino/castle/{c}" for c in KING_COLOURS]
-    return out
-
-
-def key_to_the_kingdom() -> list[str]:
-    """Every hero's figure and eight items, the five magic items, the fifteen key pieces, the
-    event cards, the companions (for a companion card kept apart from the deck) and the Demon
-    die, as the default content pack counts them."""
-    from tabletap.controller.rules.key_to_the_kingdom.pack import MAGIC_ITEMS, load_pack
-
-    pack = load_pack()
-    out = [f"kttk/hero/{h}" for h in pack.heroes]
-    out += [f"kttk/item/{h}/{i}" for h in pack.heroes for i in pack.items]
-    out += [f"kttk/magic/{m}" for m in MAGIC_ITEMS]
-    out += [f"kttk/key/{c}/{n}" for c in ("red", "green", "blue")
-            for n in range(1, pack.keys_per_colour + 1)]
-    out += [f"kttk/event/{n}" for n in range(1, len(pack.cards) + 1)]
-    out += [f"kttk/companion/{name}" for name in pack.companions]
-    return out + ["kttk/demon-die"]
-
+from tabletap.controller import registry
 
 ADMIN_CARDS = 2
+TABLE_SETS = ("admin", "game")
 
 
 def admin() -> list[str]:
@@ -69,33 +22,40 @@ def admin() -> list[str]:
 
 
 def game_cards() -> list[str]:
-    """One card per game, to name the game at the table."""
-    games = ("magic-keys", "oversiege", "kingdomino", "key-to-the-kingdom")
-    return [f"game/{name}" for name in games]
+    """One card per installed game, to name the game at the table."""
+    return [f"game/{name}" for name in registry.game_names()]
 
 
-GAMES: dict[str, Callable[..., list[str]]] = {
-    "magic-keys": magic_keys,
-    "oversiege": oversiege,
-    "kingdomino": kingdomino,
-    "key-to-the-kingdom": key_to_the_kingdom,
-    "admin": admin,
-    "game": game_cards,
-}
+def sets() -> list[str]:
+    """The names `pieces_of` takes: every installed game, then the table's own cards."""
+    return [*registry.game_names(), *TABLE_SETS]
 
 
 def pieces_of(game: str, decks: tuple[str, ...] = (), only: str | None = None) -> list[str]:
-    """The set of `game`, Oversiege with the given decks, narrowed to ids starting with `only`."""
-    if game not in GAMES:
-        raise ValueError(f"no piece list for {game!r}; known: {', '.join(GAMES)}")
-    if game == "oversiege":
-        found = oversiege(decks or DEFAULT_DECKS)
-    elif decks:
-        raise ValueError("--deck only applies to oversiege")
+    """The set of `game` (with the given decks, for a game whose players bring their own),
+    narrowed to ids starting with `only`."""
+    spec = registry.find(game)
+    if game == "admin" or game == "game":
+        if decks:
+            raise ValueError(f"--deck does not apply to the {game} cards")
+        found = admin() if game == "admin" else game_cards()
+    elif spec is None:
+        raise ValueError(f"no piece list for {game!r}; known: {', '.join(sets())}")
+    elif decks and spec.decks is None:
+        raise ValueError(f"--deck does not apply to {game}: its players bring no deck")
     else:
-        found = GAMES[game]()
+        found = spec.pieces(tuple(decks))
     if only:
         found = [p for p in found if p.startswith(only)]
         if not found:
             raise ValueError(f"no {game} piece id starts with {only!r}")
     return found
+
+
+def __getattr__(name: str) -> Any:
+    """Each game's set by its package's name (`pieces.<package>()`), as this module had one
+    function per game before games became plugins: kept for callers of that form."""
+    for spec in registry.games():
+        if spec.name.replace("-", "_") == name:
+            return lambda decks=(): spec.pieces(tuple(decks))
+    raise AttributeError(name)

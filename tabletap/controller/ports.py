@@ -68,7 +68,7 @@ class Lights(Protocol):
 
     def show(self, pattern: str, colour: str | None = None, count: int | None = None) -> None:
         """Show a named pattern; `count` (0..9) adds a number to it, drawn the adapter's way
-        (lit pixels on a ring, blinks on a single LED): Oversiege's cards to draw, say."""
+        (lit pixels on a ring, blinks on a single LED): the cards a player draws, say."""
         ...
 
     @property

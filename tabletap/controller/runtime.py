@@ -14,11 +14,10 @@ from typing import Any
 from tabletap.controller.adapters import AdapterError, build_outputs, build_readers
 from tabletap.controller.config import Config
 from tabletap.controller.daemon import Daemon
-from tabletap.controller.games import table_for
 from tabletap.controller.identity import Identifier, RegistryError, UidRegistry
 from tabletap.controller.journal import GameHeader, Journal
 from tabletap.controller.ports import Clock
-from tabletap.controller.rules import engine_for
+from tabletap.controller.registry import engine_for, table_for
 from tabletap.controller.rules.base import JSON, Rejection
 from tabletap.controller.session import Narrator, TableSession
 from tabletap.controller.speech import game_name, spoken
@@ -115,7 +114,7 @@ def _open_locked(
         except Rejection as exc:
             raise StartError(exc.message) from None
         journal.start(header)
-        # Some games announce their set-up (Kingdomino's first line); engines may offer it.
+        # Some games announce their set-up (the first line of dominoes); engines may offer it.
         for event in getattr(engine, "opening_events", lambda _state: ())(state):
             narrate(f"  {event.text}")
     table = table_for(header.game) if header is not None else None

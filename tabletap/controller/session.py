@@ -44,7 +44,7 @@ RELOCK_RETRY_SECONDS = 1.0
 class Result:
     """What one input did, for the scenario runner's `accepted` / `rejected` expectations."""
 
-    accepted: bool | None  # None: the input meant nothing (a lift in Magic Keys) or is pending
+    accepted: bool | None  # None: the input meant nothing (a lift, in some games) or is pending
     rejection: Rejection | None = None
     events: tuple[Event, ...] = ()
     pending: str | None = None
@@ -108,7 +108,7 @@ class TableSession:
                     self._feedback_until = None
                 self.last = Result(None, pending=interpreted.message)
                 return self.last
-            # A gesture may stand for several actions (Magic Keys' digital dice: the key tapped
+            # A gesture may stand for several actions (with digital dice, the key tapped
             # at the chest is the move to its space and the try): all of them, or none.
             steps = interpreted if isinstance(interpreted, tuple) else (interpreted,)
             state, resolved, events, played = self.state, [], [], []
@@ -171,8 +171,7 @@ class TableSession:
 
     def begin(self, header: GameHeader, now: float) -> Result:
         """Start the game `header` names; the previous journal is archived first."""
-        from tabletap.controller.games import table_for
-        from tabletap.controller.rules import engine_for
+        from tabletap.controller.registry import engine_for, table_for
 
         try:
             engine = engine_for(header.game)
@@ -256,7 +255,7 @@ class TableSession:
             return self.reject(Rejection("undo-chance", f"That cannot be taken back: {why}."),
                                now)
         # The turn being corrected is the one the last action belongs to: the action that
-        # handed the turn on (a key tried in Magic Keys) may be taken back at once, but undo
+        # handed the turn on (a key tried, say) may be taken back at once, but undo
         # never walks back over a handover into an earlier turn.
         owner = self.engine.current_player(last.before)
         handed_over = owner != self.engine.current_player(self.state)

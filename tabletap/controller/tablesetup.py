@@ -4,12 +4,11 @@ A family has no screen and no shell, only the game cards (`tabletap:game/<game>`
 pieces and two buttons. So the table itself runs the set-up:
 
 - Tapping a game card when no game is under way opens a set-up for that game.
-- Players join by tapping a piece that is theirs; the game's seat rule (SEAT_RULES, or a
-  `seat_of(piece)` method on the game's table layer) says whose it is. Seats follow the join
-  order, and the lights count them in the last player's colour.
-- Magic Keys has no personal pieces: each short press of `roll` seats the next player
-  ("player 1", "player 2", ...), or a player token `magic-keys/player/<name>` seats <name>, if
-  the maker enrolled some (docs/FAMILIES.md).
+- Players join by tapping a piece that is theirs; the game's seat rule (its spec's
+  `seating.seat_of`, controller.gamespec) says whose it is. Seats follow the join order, and the
+  lights count them in the last player's colour.
+- A game whose players have no personal pieces (`seating.by_button`) seats the next player
+  ("player 1", "player 2", ...) at each short press of `roll`.
 - A long press of `end-turn` starts the game with the config's options for it.
 - Abandoning needs three deliberate steps no child makes by accident: tap a game card while a
   game is under way, hold `end-turn`, then tap a game card again, each within ABANDON_WINDOW
@@ -26,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from tabletap.controller import registry
 from tabletap.controller.games.base import ButtonPressed, PieceLifted, PiecePlaced, TableInput
 from tabletap.controller.rules.base import Rejection
 from tabletap.controller.speech import game_name, piece_words
@@ -36,48 +36,14 @@ if TYPE_CHECKING:
 GAME_CARD = re.compile(r"^game/([a-z0-9]+(?:-[a-z0-9]+)*)$")
 ABANDON_WINDOW = 10.0  # seconds between the steps of the abandon and undo gestures
 # After a game card is tapped in play, a short press of `roll` takes back the last action. The
-# buttons alone are all spoken for (Magic Keys holds `roll` to move by a die, Oversiege holds
-# `end-turn` to discard), and a game card first is a step no child makes by accident.
+# buttons alone are all spoken for (games hold `roll` to move by a die, or `end-turn` to
+# discard), and a game card first is a step no child makes by accident.
 UNDO_BUTTON = "roll"
 START_BUTTON = "end-turn"  # held: start the game
 JOIN_BUTTON = "roll"  # pressed: seat the next player, in games without personal pieces
 
 SeatRule = Callable[[str], str | None]
-
-
-def _oversiege_seat(piece: str) -> str | None:
-    """Any card of a player's deck (or castle) seats that deck: the player is their deck."""
-    m = re.match(r"^oversiege/([a-z0-9]+(?:-[a-z0-9]+)*)/", piece)
-    return m.group(1) if m else None
-
-
-def _kingdomino_seat(piece: str) -> str | None:
-    """One of a player's kings, `kingdomino/king/<colour>/<n>`: the player is the colour."""
-    m = re.match(r"^kingdomino/king/([a-z]+)/[12]$", piece)
-    return m.group(1) if m else None
-
-
-def _magic_keys_seat(piece: str) -> str | None:
-    """A player token the maker enrolled, `magic-keys/player/<name>`."""
-    m = re.match(r"^magic-keys/player/([a-z0-9]+(?:-[a-z0-9]+)*)$", piece)
-    return m.group(1) if m else None
-
-
-# game -> which player a tapped piece seats. A new game adds one entry here, or gives its
-# GameTable a `seat_of(piece) -> str | None` method.
-SEAT_RULES: dict[str, SeatRule] = {
-    "oversiege": _oversiege_seat,
-    "kingdomino": _kingdomino_seat,
-    "magic-keys": _magic_keys_seat,
-}
-# games whose players have no personal pieces: a press of JOIN_BUTTON seats "player N"
-BUTTON_SEATS = {"magic-keys"}
-HOW_TO_JOIN = {
-    "oversiege": "each player taps a card of their deck",
-    "kingdomino": "each player taps one of their kings",
-    "magic-keys": "press the roll button once for each player, or tap your player token",
-    "key-to-the-kingdom": "each player taps their hero",
-}
+HOW_TO_JOIN_DEFAULT = "each player taps one of their pieces"
 
 
 def game_card(piece: str) -> str | None:
@@ -85,32 +51,21 @@ def game_card(piece: str) -> str | None:
     return m.group(1) if m else None
 
 
-PROBE_NAMES = ("red", "blue", "green", "yellow", "purple", "cyan", "orange", "pink", "white",
-               "brown", "grey", "gold")
-
-
 def max_players(game: str, options: dict[str, Any]) -> int | None:
-    """The most players `game` starts with under `options`, found by asking its engine (the
-    rules live there, not here); None when no count up to a dozen starts."""
-    from tabletap.controller.rules import engine_for
-
-    engine = engine_for(game)
-    most = None
-    for count in range(1, len(PROBE_NAMES) + 1):
-        try:
-            engine.new_game(list(PROBE_NAMES[:count]), 0, dict(options), {})
-        except Rejection:
-            continue
-        most = count
-    return most
+    """The most players `game` seats under `options`, as its spec declares it; None for a
+    game tabletap does not know."""
+    spec = registry.find(game)
+    return None if spec is None else spec.players.most_for(options)
 
 
 def seat_rule(game: str) -> SeatRule | None:
-    from tabletap.controller.games import table_for
+    """Which player a tapped piece seats in `game`; Rejection(`unknown-game`) if unknown."""
+    return registry.game(game).seating.seat_of
 
-    table = table_for(game)
-    method = getattr(table, "seat_of", None)
-    return method if callable(method) else SEAT_RULES.get(game)
+
+def how_to_join(game: str) -> str:
+    spec = registry.find(game)
+    return spec.seating.how if spec is not None else HOW_TO_JOIN_DEFAULT
 
 
 @dataclass
@@ -182,7 +137,7 @@ class TableSetup:
                 "unknown-game", f"This card names {game}, a game tabletap does not know."),
                 session.now)
         self.game, self.seats, self.abandon_step = game, [], 0  # again: seats anew
-        how = HOW_TO_JOIN.get(game, "each player taps one of their pieces")
+        how = how_to_join(game)
         return session.waiting(
             f"Setting up {game_name(game)}: {how}. Then hold the end-turn button to start.",
             session.now, lights="idle")
@@ -194,7 +149,7 @@ class TableSetup:
         if event == ButtonPressed(JOIN_BUTTON, long=True):
             return session.undo(now)  # the undo gesture: says there is nothing to take back
         if isinstance(event, ButtonPressed) and not event.long and event.name == JOIN_BUTTON \
-                and self.game in BUTTON_SEATS:
+                and registry.game(self.game).seating.by_button:
             n = len(self.seats) + 1
             while f"player {n}" in self.seats:
                 n += 1
@@ -204,7 +159,7 @@ class TableSetup:
         rule = seat_rule(self.game)
         player = rule(event.piece) if rule else None
         if player is None:
-            how = HOW_TO_JOIN.get(self.game, "each player taps one of their pieces")
+            how = how_to_join(self.game)
             return session.reject(Rejection(
                 "not-a-seat", f"{piece_words(event.piece)} does not seat anyone in "
                 f"{game_name(self.game)}: {how}."), now)
@@ -229,7 +184,7 @@ class TableSetup:
     def _start(self, session: TableSession, now: float) -> Result:
         assert self.game is not None
         if not self.seats:
-            how = HOW_TO_JOIN.get(self.game, "each player taps one of their pieces")
+            how = how_to_join(self.game)
             return session.reject(Rejection("no-players", f"Nobody has joined yet: {how}."), now)
         game, seats = self.game, list(self.seats)
         result = session.start(game, seats, now)

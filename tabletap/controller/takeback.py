@@ -11,10 +11,9 @@ roll, or a treasure turned face up, stays as it came.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from tabletap.controller.speech import piece_words
+from tabletap.controller import registry
 
 JSON = dict[str, Any]
 CHANCE_KINDS = {"roll": "a roll stays as rolled", "reveal": "a treasure turned face up stays "
@@ -30,74 +29,17 @@ def chance_reason(action: JSON) -> str | None:
     return CHANCE_KINDS.get(kind(action))
 
 
-def _key(key: str) -> str:
-    return "the golden key" if key == "gold" else f"the {piece_words('magic-keys/key/' + key)}"
-
-
-def _magic_keys(action: JSON) -> str:
-    k = kind(action)
-    if k == "try-key":
-        return (f"Put {_key(action['key'])} back on its space, and give back any gems it "
-                "earned.")
-    if k == "pond":
-        return f"Take {_key(action['key'])} out of the pond and put it back on its space."
-    if k == "move":
-        steps = action.get("steps")
-        return f"Move the pawn back {steps} space{'s' if steps != 1 else ''}."
-    return ""
-
-
-def _oversiege(action: JSON) -> str:
-    card = action.get("card")
-    k = kind(action)
-    if k == "end-turn":
-        return "Put the cards just drawn back on top of the deck."
-    if card is None:
-        return ""
-    said = f"Put {piece_words(card)} back in the hand"
-    if k == "attack":
-        hit = " and ".join(piece_words(t) for t in action.get("targets", []))
-        return f"{said}, and stand {hit} back up as it was."
-    if k == "rebuild":
-        return f"{said}, and lay {piece_words(action['target'])} down again as destroyed."
-    if k == "key":
-        return f"{said}, and close {piece_words(action['target'])} again."
-    if k == "armament" and action.get("replaces"):
-        return f"{said}, and bring {piece_words(action['replaces'])} back from the discard pile."
-    if k == "discard":
-        return f"Take {piece_words(card)} back from the discard pile into the hand."
-    return f"{said}."
-
-
-def _kingdomino(action: JSON) -> str:
-    k = kind(action)
-    domino = action.get("domino")
-    if k == "claim":
-        return f"Take the king back off domino {domino}."
-    if k == "place":
-        return f"Take domino {domino} back out of the kingdom and put the king back on it."
-    if k == "discard":
-        return f"Bring domino {domino} back, with the king on it."
-    if k == "treasure":
-        return f"Take the {piece_words(str(action.get('token')))} back off the kingdom."
-    if k == "confirm":
-        return f"Domino {domino} stays on the table; tap it again."
-    return ""
-
-
-PUT_BACK: dict[str, Callable[[JSON], str]] = {
-    "magic-keys": _magic_keys,
-    "oversiege": _oversiege,
-    "kingdomino": _kingdomino,
-}
+GENERIC = "Put back on the table what that move changed."
 
 
 def put_back(game: str, action: JSON) -> str:
-    """The sentence that tells the family how to restore the table after undoing `action`."""
-    describe = PUT_BACK.get(game)
-    if describe is None:
-        return "Put back on the table what that move changed."
+    """The sentence that tells the family how to restore the table after undoing `action`: the
+    game's own `put_back` (controller.gamespec), or a plain sentence where it has none for an
+    action shape (a journal from a newer version, say)."""
+    spec = registry.find(game)
+    if spec is None:
+        return GENERIC
     try:
-        return describe(action)
-    except (KeyError, TypeError):  # an action shape this file does not know yet
-        return "Put back on the table what that move changed."
+        return spec.put_back(action)
+    except (KeyError, TypeError, ValueError):  # an action shape the game does not know
+        return GENERIC

@@ -15,12 +15,14 @@ from __future__ import annotations
 import json
 import re
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from tabletap.controller import registry
 from tabletap.controller.enrolment import EnrolDesk, EnrolmentError
 from tabletap.controller.pairing import ADMIN_PIECE, PairingDesk, PairingError, PairingStore
 from tabletap.controller.rules.base import JSON, Rejection
+from tabletap.controller.speech import piece_words
 
 PROTOCOL = 1
 FEED_LINES = 60
@@ -131,10 +133,13 @@ class WebSide:
         playing = engine is not None and state is not None  # none after abandon, before a card
         view = json.loads(json.dumps(engine.public_view(state, False))) if playing else {}
         extras = EXTRAS.get(game or "")
+        spec = registry.find(game or "")
         now = self.daemon.clock.now()
         r = self.desk.request
+        enrolment = self.enrol.progress()
         return {
             "game": game,
+            "title": spec.title if spec is not None else game,
             "players": list(header.players) if header else list(view.get("players", [])),
             "turn": engine.current_player(state) if playing else None,
             "over": engine.is_over(state) if playing else False,
@@ -152,7 +157,10 @@ class WebSide:
             },
             "refusal": self.refusal,
             "log": list(self.lines),
-            "enrolment": self.enrol.progress(),
+            "enrolment": enrolment,
+            # the next piece to enrol in the game's own words (the page knows no game's ids)
+            "enrolment_words": piece_words(enrolment["next"])
+            if enrolment and enrolment.get("next") else None,
             "pairing": {
                 "waiting": self.desk.waiting,
                 "seconds_left": round(max(0.0, r.expires - now), 1)
@@ -173,71 +181,25 @@ def is_admin_piece(piece: str) -> bool:
     return bool(ADMIN_PIECE.match(piece))
 
 
-# -- per-game extras: what a page needs beyond the engine's public view --------------------
+class _Extras(Mapping[str, Extras]):
+    """Each installed game's page extras (its spec's `page.extras`), by game name: what a
+    page needs beyond the engine's public view, worked out here where the rules are."""
+
+    def _all(self) -> dict[str, Extras]:
+        return {spec.name: spec.page.extras for spec in registry.games()
+                if spec.page.extras is not None}
+
+    def __getitem__(self, game: str) -> Extras:
+        return self._all()[game]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
 
 
-def kingdomino_extras(engine: Any, state: Any) -> JSON:
-    """Kingdoms as cells, the faces of the dominoes in the lines, and the legal moves now, so
-    the page can draw the grid and highlight the legal cells without knowing any rule."""
-    from tabletap.controller.rules.kingdomino.dominoes import dominoes
-    from tabletap.controller.rules.kingdomino.state import kingdom_to_json
-    from tabletap.controller.rules.kingdomino.treasures import oriented
-
-    faces = dominoes()
-    shown = {s.domino for s in state.line} | {s.domino for s in state.next_line}
-    legal = [engine.action_to_json(a) for a in engine.legal_actions(state)]
-    return {
-        "size": state.size,
-        "kingdoms": {p: kingdom_to_json(k)["cells"] for p, k in state.kingdoms.items()},
-        "dominoes": {str(n): [[faces[n].left.terrain, faces[n].left.crowns],
-                              [faces[n].right.terrain, faces[n].right.crowns]]
-                     for n in sorted(shown)},
-        "legal": [a for a in legal if a["action"] in ("claim", "place", "discard", "treasure")],
-        # Each face-up gem's quarters (nw, ne, se, sw) after 0..3 quarter turns: what the page
-        # draws on the corner while a parent turns the gem.
-        "gem_faces": {t: [list(oriented(t, k)) for k in range(4)] for t in state.face_up},
-        "final": kingdomino_final(engine, state) if engine.is_over(state) else None,
-    }
-
-
-def kingdomino_final(engine: Any, state: Any) -> JSON:
-    """Each kingdom's final score as the engine counts it (territories, variant bonuses, the
-    tie-breaks), so the page's final-scores view says why, not only how much."""
-    out: JSON = {}
-    scores = engine.scores(state)
-    for p in state.players:
-        b = engine.breakdown(state, p)
-        out[p] = {
-            "score": scores[p],
-            "earlier": scores[p] - b.score,  # a Dynasty's earlier games
-            "territories": [
-                {"terrain": t.terrain, "squares": t.squares, "crowns": t.crowns + t.gem_crowns,
-                 "skulls": t.skulls, "points": t.points}  # a skull makes a territory score 0
-                for t in sorted(b.territories, key=lambda t: -t.points)
-                if t.crowns + t.gem_crowns],
-            "bonuses": dict(b.bonuses),
-            "largest_territory": b.largest_territory,
-            "crowns": b.crowns,
-            "immediate_victory": b.immediate_victory,
-        }
-    return out
-
-
-def magic_keys_extras(engine: Any, state: Any) -> JSON:
-    return {"track": list(engine.track.spaces)}
-
-
-def key_to_the_kingdom_extras(engine: Any, state: Any) -> JSON:
-    from tabletap.controller.web_kttk import extras
-
-    return extras(engine, state)
-
-
-EXTRAS: dict[str, Extras] = {
-    "kingdomino": kingdomino_extras,
-    "magic-keys": magic_keys_extras,
-    "key-to-the-kingdom": key_to_the_kingdom_extras,
-}
+EXTRAS: Mapping[str, Extras] = _Extras()
 
 
 # -- the request kinds ------------------------------------------------------------------------

@@ -62,7 +62,7 @@ def wheel(pos):
 
 def counted(frame, count):
     """A number on the ring: the first `count` pixels as drawn, the rest dimmed to an eighth
-    (Oversiege: how many cards the player whose turn it is draws)."""
+    (how many cards the player whose turn it is draws, say)."""
     return [px if i < count else _scale(px, 1, 8) for i, px in enumerate(frame)]
 
 

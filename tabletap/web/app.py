@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from tabletap.controller import registry
 from tabletap.web.feed import Feed
 from tabletap.web.guard import COOKIE, COOKIE_MAX_AGE, Guard, token_hash
 from tabletap.web.link import DaemonLink, LinkError
@@ -137,6 +139,29 @@ class Page:
     async def index(self, request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
+    async def games(self, request: Request) -> Response:
+        """Every installed game, as its spec describes it (controller.registry.public): the
+        set-up form and the enrolment list are drawn from this, never from a copy in the
+        page's script."""
+        return JSONResponse({"ok": True, "games": [registry.public(g) for g in registry.games()]})
+
+    async def view(self, request: Request) -> Response:
+        """A game's view script or styles, files of the game's own package (its spec's
+        `page.script` and `page.style`)."""
+        name, kind = request.path_params["game"], request.path_params["kind"]
+        spec = registry.find(name)
+        if spec is None:
+            return _error(404, f"no game called {name!r}")
+        file = spec.page.script if kind == "js" else spec.page.style if kind == "css" else None
+        if file is None:
+            return _error(404, f"{name} has no view {kind}")
+        try:
+            body = resources.files(registry.package_of(name)).joinpath(file).read_bytes()
+        except OSError:
+            return _error(404, f"{name} has no view {kind}")
+        media = "text/javascript" if kind == "js" else "text/css"
+        return Response(body, media_type=media, headers={"cache-control": "no-cache"})
+
     async def session(self, request: Request) -> Response:
         token = self.guard.session_token(request)
         fresh = token is None
@@ -226,10 +251,10 @@ class Page:
 
     async def new(self, request: Request) -> Response:
         return await self.forward_object(request, "new",
-                                         '{"game": "kingdomino", "players": ["ana", "ben"]}')
+                                         '{"game": "<game>", "players": ["ana", "ben"]}')
 
     async def enrol(self, request: Request) -> Response:
-        return await self.forward_object(request, "enrol", '{"game": "kingdomino"}')
+        return await self.forward_object(request, "enrol", '{"game": "<game>"}')
 
     async def enrol_stop(self, request: Request) -> Response:
         return await self.forward({"enrol": {"stop": True}}, "enrol")
@@ -255,7 +280,7 @@ class Page:
         return JSONResponse(reply)
 
     async def reveal(self, request: Request) -> Response:
-        """The hidden information (Magic Keys' fake keys), for a parent."""
+        """The hidden information (a game's secret set-up, such as fake keys), for a parent."""
         return await self.paired_read(request, {"state": True, "reveal": True},
                                       "Only a paired phone may see the game's secrets.")
 
@@ -297,6 +322,8 @@ class Page:
 
         routes = [
             Route("/", self.index),
+            Route("/api/games", self.games),
+            Route("/views/{game:str}.{kind:str}", self.view),
             Route("/api/session", self.session),
             Route("/api/state", self.state),
             Route("/api/stream", self.stream),

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from tabletap.controller.config import load_config
 from tabletap.controller.identity import RegistryError, UidRegistry
 from tabletap.controller.journal import GameHeader, Journal, JournalError
-from tabletap.controller.rules.kingdomino.kingdom_file import KingdomFileError, parse_kingdom
 from tabletap.controller.yamlsource import SourceError
+from tabletap.games.kingdomino.rules.kingdom_file import KingdomFileError, parse_kingdom
 from tabletap.sim.scenario.model import load as load_scenario
 from tabletap.sim.scenario.runner import ScenarioError, ScenarioRun
 from tests.core.helpers import FAKES

@@ -25,9 +25,9 @@ from tabletap.controller.games.base import (
 )
 from tabletap.controller.journal import Journal
 from tabletap.controller.rules.base import Rejection
-from tabletap.controller.rules.kingdomino import ENGINE
-from tabletap.controller.rules.kingdomino.actions import Action
 from tabletap.controller.runtime import GameSpec, open_table
+from tabletap.games.kingdomino.rules import ENGINE
+from tabletap.games.kingdomino.rules.actions import Action
 from tabletap.sim.context import make_context
 from tests.rules.kingdomino_helpers import act, grid, placing
 

@@ -19,9 +19,9 @@ from tabletap.controller.games.base import (
     PieceLifted,
     PiecePlaced,
 )
-from tabletap.controller.games.key_to_the_kingdom import KttkTable
 from tabletap.controller.rules.base import Rejection
-from tabletap.controller.rules.key_to_the_kingdom import ENGINE as E
+from tabletap.games.key_to_the_kingdom.rules import ENGINE as E
+from tabletap.games.key_to_the_kingdom.table import KttkTable
 
 
 class Table:
@@ -245,9 +245,9 @@ def test_every_sentence_is_fit_to_be_spoken():
     import random
     import re
 
-    from tabletap.controller.rules.key_to_the_kingdom.actions import Roll, TakeKey
-    from tabletap.controller.rules.key_to_the_kingdom.selfplay import purposeful_action
     from tabletap.controller.speech import spoken
+    from tabletap.games.key_to_the_kingdom.rules.actions import Roll, TakeKey
+    from tabletap.games.key_to_the_kingdom.rules.selfplay import purposeful_action
 
     said: list[str] = []
     for seed in range(4):
@@ -299,12 +299,12 @@ def test_a_shortcut_tap_must_be_the_item_or_companion_shown():
                                         PiecePlaced("table", f"kttk/event/{gnome}")).message
     t.refused("no-shortcut", PiecePlaced("table", "kttk/item/knight/sword"))
     t.tap(f"kttk/event/{novice}")
-    assert t.state.ask["step"] == 2  # step 3 shows the boots
+    assert t.state.ask.step == 2  # step 3 shows the boots
     t.refused("no-shortcut", PiecePlaced("table", "kttk/item/knight/sword"))
     t.refused("not-yours", PiecePlaced("table", "kttk/item/wizard/boots"))
     t.refused("exhausted", PiecePlaced("table", "kttk/item/knight/bow"))
     t.tap("kttk/item/knight/boots")
-    assert t.state.ask["step"] == 3 and "knight/boots" in t.state.available("knight")
+    assert t.state.ask.step == 3 and "knight/boots" in t.state.available("knight")
 
 
 def test_in_the_courtyard_only_the_first_tokens_item_enters_the_castle_at_once():

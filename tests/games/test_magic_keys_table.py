@@ -17,8 +17,8 @@ from tabletap.controller.cli import main
 from tabletap.controller.config import Config
 from tabletap.controller.games.base import ButtonPressed, PiecePlaced
 from tabletap.controller.journal import Journal
-from tabletap.controller.rules.magic_keys import EndTurn, MagicKeysState, Move, Pond, Roll, TryKey
 from tabletap.controller.runtime import GameSpec, open_table
+from tabletap.games.magic_keys.rules import EndTurn, MagicKeysState, Move, Pond, Roll, TryKey
 from tabletap.sim.context import make_context
 
 

@@ -17,10 +17,10 @@ from tabletap.controller.games.base import (
     PieceLifted,
     PiecePlaced,
 )
-from tabletap.controller.games.oversiege import GESTURE_TIMEOUT, OversiegeTable
 from tabletap.controller.rules.base import Rejection
-from tabletap.controller.rules.oversiege import ENGINE as E
-from tabletap.controller.rules.oversiege import Action
+from tabletap.games.oversiege.rules import ENGINE as E
+from tabletap.games.oversiege.rules import Action
+from tabletap.games.oversiege.table import GESTURE_TIMEOUT, OversiegeTable
 
 
 def c(deck: str, name: str) -> str:

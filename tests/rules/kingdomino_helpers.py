@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from tabletap.controller.rules.kingdomino import ENGINE, KingdominoState
-from tabletap.controller.rules.kingdomino.actions import Action
-from tabletap.controller.rules.kingdomino.dominoes import Square
-from tabletap.controller.rules.kingdomino.kingdom import CASTLE_SQUARE, Pos
-from tabletap.controller.rules.kingdomino.kingdom_file import LETTERS
+from tabletap.games.kingdomino.rules import ENGINE, KingdominoState
+from tabletap.games.kingdomino.rules.actions import Action
+from tabletap.games.kingdomino.rules.dominoes import Square
+from tabletap.games.kingdomino.rules.kingdom import CASTLE_SQUARE, Pos
+from tabletap.games.kingdomino.rules.kingdom_file import LETTERS
 
 LETTER = {k: v for k, v in LETTERS.items()}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tabletap.controller.rules.base import Rejection
-from tabletap.controller.rules.oversiege import ENGINE, OversiegeState
+from tabletap.games.oversiege.rules import ENGINE, OversiegeState
 
 E = ENGINE
 

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletap.controller.rules.base import Rejection
-from tabletap.controller.rules.kingdomino import ENGINE as E
-from tabletap.controller.rules.kingdomino.actions import ACTION_NAMES
+from tabletap.games.kingdomino.rules import ENGINE as E
+from tabletap.games.kingdomino.rules.actions import ACTION_NAMES
 
 SCALARS = (
     st.none() | st.booleans() | st.integers(-3, 2**70) | st.floats(allow_nan=True)

@@ -9,14 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletap.controller.rules.base import Rejection
-from tabletap.controller.rules.kingdomino import ENGINE, KingdominoState
-from tabletap.controller.rules.kingdomino.actions import Action
-from tabletap.controller.rules.kingdomino.dominoes import CASTLE
-from tabletap.controller.rules.kingdomino.kingdom import bounds, is_treasure_corner
-from tabletap.controller.rules.kingdomino.kingdom_file import parse_kingdom
-from tabletap.controller.rules.kingdomino.scoring import score_kingdom, tie_key
-from tabletap.controller.rules.kingdomino.setup import domino_count
-from tabletap.controller.rules.kingdomino.treasures import all_tokens
+from tabletap.games.kingdomino.rules import ENGINE, KingdominoState
+from tabletap.games.kingdomino.rules.actions import Action
+from tabletap.games.kingdomino.rules.dominoes import CASTLE
+from tabletap.games.kingdomino.rules.kingdom import bounds, is_treasure_corner
+from tabletap.games.kingdomino.rules.kingdom_file import parse_kingdom
+from tabletap.games.kingdomino.rules.scoring import score_kingdom, tie_key
+from tabletap.games.kingdomino.rules.setup import domino_count
+from tabletap.games.kingdomino.rules.treasures import all_tokens
 
 GAMES = st.sampled_from([
     (["a", "b"], {}),
@@ -113,7 +113,7 @@ def test_random_legal_games(game: tuple[list[str], dict], seed: int, choices: in
 
 def _placements_by_trying(cells, size: int, domino) -> list:
     """The obvious answer: every square near the kingdom, every facing, check_placement."""
-    from tabletap.controller.rules.kingdomino.kingdom import FACINGS, Placement, check_placement
+    from tabletap.games.kingdomino.rules.kingdom import FACINGS, Placement, check_placement
     rmin, rmax, cmin, cmax = bounds(cells)
     out = []
     for r in range(rmax - size, rmin + size + 1):
@@ -133,8 +133,8 @@ def _placements_by_trying(cells, size: int, domino) -> list:
 def test_legal_placements_are_what_check_placement_allows(game, seed, domino) -> None:
     """legal_placements is generated from the squares a half can connect through, not by
     trying the whole window: it must list exactly what check_placement allows, in order."""
-    from tabletap.controller.rules.kingdomino.dominoes import dominoes
-    from tabletap.controller.rules.kingdomino.kingdom import legal_placements
+    from tabletap.games.kingdomino.rules.dominoes import dominoes
+    from tabletap.games.kingdomino.rules.kingdom import legal_placements
     players, options = game
     s = ENGINE.new_game(players, seed, options, {})
     rng = random.Random(seed)
@@ -155,7 +155,7 @@ def test_kept_territories_score_like_the_flood_fill(game, seed) -> None:
     """Each kingdom keeps its territories square by square (regions.Regions) and the engine's
     scores() sums them: after every action they must give score_kingdom's points, and the
     scores the breakdown's (bonuses and a Dynasty's earlier games included)."""
-    from tabletap.controller.rules.kingdomino.regions import Regions
+    from tabletap.games.kingdomino.rules.regions import Regions
     players, options = game
     s = ENGINE.new_game(players, seed, {**options, "dynasty": seed % 3 == 0}, {})
     rng = random.Random(seed)
@@ -175,8 +175,8 @@ def test_board_placements_are_the_dicts(game, seed) -> None:
     the bits list must be what placement_spots lists from the dict, and apply must accept
     exactly the placements check_placement allows (every square and facing near the kingdom,
     the refusals with check_placement's own reason)."""
-    from tabletap.controller.rules.kingdomino.dominoes import dominoes
-    from tabletap.controller.rules.kingdomino.kingdom import (
+    from tabletap.games.kingdomino.rules.dominoes import dominoes
+    from tabletap.games.kingdomino.rules.kingdom import (
         FACINGS,
         Placement,
         check_placement,

@@ -7,10 +7,10 @@ import copy
 import pytest
 
 from tabletap.controller.rules.base import Rejection
-from tabletap.controller.rules.kingdomino import ENGINE
-from tabletap.controller.rules.kingdomino.actions import Action
-from tabletap.controller.rules.kingdomino.dominoes import dominoes
-from tabletap.controller.rules.kingdomino.kingdom import (
+from tabletap.games.kingdomino.rules import ENGINE
+from tabletap.games.kingdomino.rules.actions import Action
+from tabletap.games.kingdomino.rules.dominoes import dominoes
+from tabletap.games.kingdomino.rules.kingdom import (
     Placement,
     check_placement,
     legal_placements,

@@ -10,18 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from tabletap.controller.rules.kingdomino.kingdom_file import (
+from tabletap.games.kingdomino.rules.kingdom_file import (
     KingdomFileError,
     parse_kingdom,
     render_kingdom,
 )
-from tabletap.controller.rules.kingdomino.scoring import (
+from tabletap.games.kingdomino.rules.scoring import (
     PlacedGem,
     find_territories,
     score_kingdom,
     variant_bonuses,
 )
-from tabletap.controller.rules.kingdomino.treasures import token_kinds
+from tabletap.games.kingdomino.rules.treasures import token_kinds
 from tests.rules.kingdomino_helpers import grid
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "kingdoms"

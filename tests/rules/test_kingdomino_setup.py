@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tabletap.controller.rules.base import Rejection
-from tabletap.controller.rules.kingdomino import ENGINE
-from tabletap.controller.rules.kingdomino.actions import Action
-from tabletap.controller.rules.kingdomino.treasures import all_tokens
+from tabletap.games.kingdomino.rules import ENGINE
+from tabletap.games.kingdomino.rules.actions import Action
+from tabletap.games.kingdomino.rules.treasures import all_tokens
 from tests.rules.kingdomino_helpers import act, claim, confirm_all
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tabletap.controller.rules.base import Rejection
-from tabletap.controller.rules.kingdomino import ENGINE
-from tabletap.controller.rules.kingdomino.actions import Action
-from tabletap.controller.rules.kingdomino.treasures import oriented, parse_treasures, token_kinds
+from tabletap.games.kingdomino.rules import ENGINE
+from tabletap.games.kingdomino.rules.actions import Action
+from tabletap.games.kingdomino.rules.treasures import oriented, parse_treasures, token_kinds
 from tests.rules.kingdomino_helpers import act, confirm_all, grid, placing
 
 # Lake on lake at (-1,-1); with the forest (-1,0) and the wheat (-2,0) already there, domino 37
@@ -93,7 +93,7 @@ def test_five_gem_types_win_at_once() -> None:
     """Expansion: "If a player manages to obtain 5 different gem types in their kingdom, they
     immediately win the game, without calculating points."."""
     s = _discover(gems=("amethyst/1", "joker"))
-    from tabletap.controller.rules.kingdomino.scoring import PlacedGem
+    from tabletap.games.kingdomino.rules.scoring import PlacedGem
 
     # Four gems found earlier (set straight into the state; only their types matter here).
     for kind in ("ruby", "sapphire", "emerald", "topaz"):
@@ -174,7 +174,7 @@ def test_dynasty_three_games_summed() -> None:
 
 
 def test_broken_treasure_data_is_refused() -> None:
-    from tabletap.controller.rules.kingdomino.treasures import TreasureDataError
+    from tabletap.games.kingdomino.rules.treasures import TreasureDataError
 
     good = """
 unverified: true

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from tabletap.controller.rules.base import Rejection
-from tabletap.controller.rules.key_to_the_kingdom.check import check_pack
-from tabletap.controller.rules.key_to_the_kingdom.pack import PackError, load_pack
+from tabletap.games.key_to_the_kingdom.rules.check import check_pack
+from tabletap.games.key_to_the_kingdom.rules.pack import PackError, load_pack
 
-DEFAULT = Path(str(resources.files("tabletap.controller.rules.key_to_the_kingdom")
+DEFAULT = Path(str(resources.files("tabletap.games.key_to_the_kingdom.rules")
                    .joinpath("packs", "default")))
 
 
@@ -121,9 +121,9 @@ def test_a_makers_own_pack_plays_without_code(tmp_path):
     complete game."""
     import random
 
-    from tabletap.controller.rules.key_to_the_kingdom import ENGINE as E
-    from tabletap.controller.rules.key_to_the_kingdom.actions import Roll, Use
-    from tabletap.controller.rules.key_to_the_kingdom.selfplay import purposeful_action
+    from tabletap.games.key_to_the_kingdom.rules import ENGINE as E
+    from tabletap.games.key_to_the_kingdom.rules.actions import Roll, Use
+    from tabletap.games.key_to_the_kingdom.rules.selfplay import purposeful_action
 
     folder = copy(tmp_path)
     edit(folder, "pack.yaml", "name: default", "name: my-copy")
@@ -169,8 +169,8 @@ def test_whirlpool_or_adventure_leading_to_a_folded_land(tmp_path):
     done = cli("content", "check", str(folder))
     assert done.returncode == 1 and "whirl-forest leads to m4" in done.stdout
     # the engine keeps the hero on the table all the same: out into the voids, not onto m4
-    from tabletap.controller.rules.key_to_the_kingdom import ENGINE as E
-    from tabletap.controller.rules.key_to_the_kingdom.actions import Move, Roll
+    from tabletap.games.key_to_the_kingdom.rules import ENGINE as E
+    from tabletap.games.key_to_the_kingdom.rules.actions import Move, Roll
     state = E.new_game(["knight", "wizard"], 1, {"pack": str(folder)},
                        {"first": "knight", "positions": {"knight": "f4"},
                         "flaps": {"west": "open"}})

@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletap.controller.rules.base import Rejection
-from tabletap.controller.rules.key_to_the_kingdom import ENGINE as E
-from tabletap.controller.rules.key_to_the_kingdom.actions import Move, Use
-from tabletap.controller.rules.key_to_the_kingdom.selfplay import purposeful_action
+from tabletap.games.key_to_the_kingdom.rules import ENGINE as E
+from tabletap.games.key_to_the_kingdom.rules.actions import Move, Use
+from tabletap.games.key_to_the_kingdom.rules.selfplay import purposeful_action
 
 HEROES = ["knight", "wizard", "ranger", "rogue", "paladin"]
 MAX_ACTIONS = 400

@@ -11,8 +11,8 @@ from dataclasses import replace
 import pytest
 
 from tabletap.controller.rules.base import Rejection
-from tabletap.controller.rules.key_to_the_kingdom import ENGINE as E
-from tabletap.controller.rules.key_to_the_kingdom.actions import (
+from tabletap.games.key_to_the_kingdom.rules import ENGINE as E
+from tabletap.games.key_to_the_kingdom.rules.actions import (
     Assign,
     Castle,
     Courtyard,
@@ -30,7 +30,7 @@ from tabletap.controller.rules.key_to_the_kingdom.actions import (
     TakeMagic,
     Use,
 )
-from tabletap.controller.rules.key_to_the_kingdom.state import KttkState
+from tabletap.games.key_to_the_kingdom.rules.state import KttkState
 
 
 def game(players: list[str] | None = None, options: dict | None = None, **setup) -> KttkState:
@@ -267,7 +267,7 @@ def test_refresh_space_refreshes_up_to_its_number():
     """'REFRESH: Refresh up to the number of items shown.'"""
     s = play(game(positions={"knight": "v2"}, exhausted={"knight": ["sword", "axe", "bow"]}),
              Roll(1), Move("v3"))
-    assert s.phase == "refresh" and s.ask["count"] == 2
+    assert s.phase == "refresh" and s.ask.count == 2
     refused(s, Refresh(("knight/sword", "knight/axe", "knight/bow")), "too-many")
     s = play(s, Refresh(("knight/sword", "knight/axe")))
     assert s.exhausted("knight") == ["knight/bow"] and s.current == "wizard"
@@ -363,7 +363,7 @@ def test_key_adventure_one_step_per_success_then_the_key():
     key adventure when your figure reaches the end space ... Take the piece from the supply
     that matches the color of the adventure.'"""
     s = play(game(positions={"knight": "h5"}), Roll(1), Move("h6"))
-    assert s.phase == "adventure" and s.ask["step"] == 0
+    assert s.phase == "adventure" and s.ask.step == 0
     for _ in range(5):
         s = play(s, Roll(8), Resolve())
     assert s.phase == "key"
@@ -393,7 +393,7 @@ def test_item_and_companion_shortcuts():
              Roll(1), Move("h6"))
     refused(s, Shortcut(), "no-shortcut")
     s = play(s, Roll(8), Resolve(), Shortcut(), Shortcut())  # companion, then the boots
-    assert s.ask["step"] == 3 and "knight/boots" in s.available("knight")
+    assert s.ask.step == 3 and "knight/boots" in s.available("knight")
 
 
 def test_knight_power_adds_to_adventure_rolls():
@@ -455,7 +455,7 @@ def test_courtyard_on_another_heros_turn():
              Resolve())
     assert s.phase == "sweep"
     s = play(s, Sweep("wizard"))
-    assert s.phase == "courtyard" and s.ask["hero"] == "wizard"
+    assert s.phase == "courtyard" and s.ask.hero == "wizard"
     s = play(s, Courtyard("court3"))
     assert s.positions["wizard"] == "court3" and s.positions["knight"] == "h12"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tabletap.controller.rules.base import chance
-from tabletap.controller.rules.magic_keys import ENGINE, EndTurn, Move, Pond, Roll, TryKey
+from tabletap.games.magic_keys.rules import ENGINE, EndTurn, Move, Pond, Roll, TryKey
 
 from .test_magic_keys_support import event, game, kinds, outcome, play, rejected
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tabletap.controller.rules.magic_keys import ENGINE, EndTurn, Move, Pond, Roll, TryKey
+from tabletap.games.magic_keys.rules import ENGINE, EndTurn, Move, Pond, Roll, TryKey
 
 from .test_magic_keys_support import FAKES, TRUE_KEYS, event, game, kinds, outcome, play, rejected
 

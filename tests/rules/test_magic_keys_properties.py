@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletap.controller.rules.base import Rejection
-from tabletap.controller.rules.magic_keys import ENGINE, EndTurn, Move, Pond, Roll, TryKey
 from tabletap.controller.selfplay.play import play_game
+from tabletap.games.magic_keys.rules import ENGINE, EndTurn, Move, Pond, Roll, TryKey
 
 TRACK = ENGINE.track
 FACES = (1, 2, 3, 4, "moon", "moon")

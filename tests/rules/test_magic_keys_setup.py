@@ -6,7 +6,7 @@ import pytest
 
 from tabletap.controller.rules import engine_for
 from tabletap.controller.rules.base import Rejection
-from tabletap.controller.rules.magic_keys import (
+from tabletap.games.magic_keys.rules import (
     ENGINE,
     EndTurn,
     MagicKeysState,

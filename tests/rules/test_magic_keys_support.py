@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tabletap.controller.rules.base import Outcome, Rejection
-from tabletap.controller.rules.magic_keys import ENGINE, MagicKeysState
+from tabletap.games.magic_keys.rules import ENGINE, MagicKeysState
 
 # The example hidden setup from docs/CONTRACTS.md: two fake keys per colour.
 FAKES = [

@@ -1,4 +1,4 @@
-"""Magic Keys board data (controller/rules/magic_keys/track.yaml): contents, marks, validation."""
+"""Magic Keys board data (games/magic_keys/rules/track.yaml): contents, marks, validation."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from importlib import resources
 import pytest
 import yaml
 
-from tabletap.controller.rules.magic_keys import (
+from tabletap.games.magic_keys.rules import (
     MagicKeysEngine,
     Move,
     Roll,
@@ -17,7 +17,7 @@ from tabletap.controller.rules.magic_keys import (
     parse_track,
 )
 
-TEXT = resources.files("tabletap.controller.rules.magic_keys").joinpath("track.yaml").read_text()
+TEXT = resources.files("tabletap.games.magic_keys.rules").joinpath("track.yaml").read_text()
 
 
 def edited(**changes: object) -> str:

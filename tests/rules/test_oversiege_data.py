@@ -10,14 +10,14 @@ from importlib import resources
 
 import pytest
 
-from tabletap.controller.rules.oversiege.data import (
+from tabletap.games.oversiege.rules.data import (
     DECK_CARDS,
     CardDataError,
     load_cards,
     parse_cards,
 )
 
-TEXT = resources.files("tabletap.controller.rules.oversiege").joinpath("cards.yaml").read_text()
+TEXT = resources.files("tabletap.games.oversiege.rules").joinpath("cards.yaml").read_text()
 
 
 def test_placeholder_icons_match_the_issue():

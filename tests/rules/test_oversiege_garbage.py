@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletap.controller.rules.base import Rejection
-from tabletap.controller.rules.oversiege import ENGINE as E
-from tabletap.controller.rules.oversiege.actions import KINDS
+from tabletap.games.oversiege.rules import ENGINE as E
+from tabletap.games.oversiege.rules.actions import KINDS
 
 SCALARS = (
     st.none() | st.booleans() | st.integers(-3, 2**70) | st.floats(allow_nan=True)

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletap.controller.rules.base import Rejection
-from tabletap.controller.rules.oversiege import ENGINE as E
-from tabletap.controller.rules.oversiege import OversiegeState
 from tabletap.controller.selfplay.play import chooser
+from tabletap.games.oversiege.rules import ENGINE as E
+from tabletap.games.oversiege.rules import OversiegeState
 
 TABLES = st.sampled_from([
     (["red", "blue"], {}),

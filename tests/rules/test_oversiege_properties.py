@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletap.controller.rules.base import Rejection
-from tabletap.controller.rules.oversiege import ENGINE as E
-from tabletap.controller.rules.oversiege import OversiegeState
-from tabletap.controller.rules.oversiege.state import draw_count
 from tabletap.controller.selfplay.play import chooser
+from tabletap.games.oversiege.rules import ENGINE as E
+from tabletap.games.oversiege.rules import OversiegeState
+from tabletap.games.oversiege.rules.state import draw_count
 
 # The random player picks a kind of play by weight (attacks and keys favoured so that games
 # reach their end: selfplay.play.OVERSIEGE_WEIGHTS), then a legal play of that kind.

@@ -8,7 +8,7 @@ import pytest
 
 from tabletap.controller.rules import engine_for
 from tabletap.controller.rules.base import Rejection
-from tabletap.controller.rules.oversiege.state import draw_count
+from tabletap.games.oversiege.rules.state import draw_count
 from tests.rules.oversiege_helpers import (
     E,
     armed,
@@ -69,8 +69,8 @@ def test_a_castle_all_down_draws_what_it_shows_nothing():
 def test_draw_minimum_stays_a_makers_option():
     """cards.yaml `draw.minimum`: a copy whose destroyed sides print blue icons may set how
     many cards an all-down castle gives; the engine draws that many."""
-    from tabletap.controller.rules.oversiege.data import parse_cards
-    from tabletap.controller.rules.oversiege.engine import OversiegeEngine
+    from tabletap.games.oversiege.rules.data import parse_cards
+    from tabletap.games.oversiege.rules.engine import OversiegeEngine
     from tests.rules.test_oversiege_data import TEXT
 
     old = "minimum: {status: confirmed, cards: 0}"

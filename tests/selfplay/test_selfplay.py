@@ -112,9 +112,10 @@ def test_bad_table_is_refused_before_any_game(capsys):
 def test_magic_keys_draws_are_what_random_choice_draws():
     """The Magic Keys random player and its digital dice write out rng.choice (for speed):
     they must take the same numbers from the same stream, so a seed's game never changes."""
-    from tabletap.controller.rules.magic_keys import ENGINE, Roll
-    from tabletap.controller.rules.magic_keys.play import FACES
-    from tabletap.controller.selfplay.play import _magic_keys_random, _throw_dice
+    from tabletap.games.magic_keys.rules import ENGINE, Roll
+    from tabletap.games.magic_keys.rules.play import FACES
+    from tabletap.games.magic_keys.selfplay import throw_dice as _throw_dice
+    from tabletap.games.magic_keys.selfplay import uniform as _magic_keys_random
     state = ENGINE.new_game(["a", "b", "c"], 3, {"dice": "digital"}, {})
     for seed in range(300):
         ours, theirs = random.Random(seed), random.Random(seed)

@@ -1,4 +1,5 @@
-"""What the daemon adds to a Key to the Kingdom snapshot for the phone page (controller.web_kttk):
+"""What the daemon adds to a Key to the Kingdom snapshot for the phone page
+(games.key_to_the_kingdom.page):
 the step under way with its target and shortcut, the lands each flap shows, and the legal
 actions without the draws that would tell the event deck's order."""
 
@@ -6,10 +7,10 @@ from __future__ import annotations
 
 import json
 
-from tabletap.controller.rules.key_to_the_kingdom import ENGINE
-from tabletap.controller.rules.key_to_the_kingdom.actions import Castle, Move, Roll, Use
-from tabletap.controller.web_kttk import extras
 from tabletap.controller.web_requests import EXTRAS
+from tabletap.games.key_to_the_kingdom.page import extras
+from tabletap.games.key_to_the_kingdom.rules import ENGINE
+from tabletap.games.key_to_the_kingdom.rules.actions import Castle, Move, Roll, Use
 
 
 def game(**setup):
@@ -51,7 +52,7 @@ def test_the_castle_step_shows_the_face_up_token_and_its_section():
     state = play(game(positions={"knight": "court2"}, keys={"knight": ["red", "green", "blue"]}),
                  Castle())
     x = extras(ENGINE, state)
-    token = state.ask["token"]
+    token = state.ask.token
     assert x["step"]["kind"] == "castle" and x["step"]["name"] == token
     assert x["step"]["section"] == "the gate" and x["step"]["steps"] == 3
     assert x["tokens"] == {token: {"target": state.pack.token(token).target,

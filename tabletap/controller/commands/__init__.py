@@ -20,7 +20,7 @@ SUMMARIES: dict[str, str] = {
     "run": "run the table daemon (resumes an unfinished game)",
     "state": "print the current game's public state",
     "do": "enter an action by hand at the running table",
-    "score": "score a finished kingdom written as a kingdom file",
+    "score": "score a finished position written in a file (a kingdom file, say)",
     "doctor": "check every configured device and print a report",
     "tags": "read, write, enrol and check NFC tags",
     "firmware": "the Pico's firmware (serial wiring)",
@@ -29,7 +29,7 @@ SUMMARIES: dict[str, str] = {
     "new": "start a new game at the running table",
     "abandon": "abandon the game under way (it is archived)",
     "undo": "take back the last action of the current turn",
-    "content": "check a Key to the Kingdom content pack",
+    "content": "check a game's content pack",
     "journal": "check the game journal, or repair a damaged one",
 }
 

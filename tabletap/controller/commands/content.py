@@ -1,9 +1,10 @@
-"""`tabletap content check PACK`: is a Key to the Kingdom content pack playable and whole?
+"""`tabletap content check PACK [--game GAME]`: is a content pack playable and whole?
 
+A game whose content lives in packs gives its spec a `content` check (controller.gamespec);
 PACK is a shipped pack's name (`default`) or the folder of a maker's own pack. Problems that
 stop the game from loading it are printed with file, line and key (exit 2); a pack that loads
 but has unreachable or inconsistent content gets one line per finding (exit 1); a clean pack
-says so (exit 0).
+says so (exit 0). With one such game installed, --game may be left out.
 """
 
 from __future__ import annotations
@@ -11,35 +12,33 @@ from __future__ import annotations
 import argparse
 import sys
 
+from tabletap.controller import registry
+
+
+def _checkers() -> list[str]:
+    return [spec.name for spec in registry.games() if spec.content is not None]
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("content", help="check a Key to the Kingdom content pack")
+    games = _checkers()
+    p = sub.add_parser("content", help="check a game's content pack")
     inner = p.add_subparsers(dest="content_command", required=True)
     c = inner.add_parser("check", help="validate a pack and report what is unreachable or "
                          "inconsistent")
     c.add_argument("pack", metavar="PACK", help="a shipped pack's name or your pack's folder")
+    c.add_argument("--game", choices=games, help="the game the pack is for (needed only when "
+                   "more than one installed game has packs: " + (
+                       ", ".join(games) or "none is installed") + ")")
     c.set_defaults(func=check)
 
 
 def check(args: argparse.Namespace) -> int:
-    from tabletap.controller.rules.key_to_the_kingdom.check import check_pack
-    from tabletap.controller.rules.key_to_the_kingdom.pack import PackError, load_pack
-
-    try:
-        pack = load_pack(args.pack)
-    except PackError as exc:
-        print(f"tabletap: {exc}", file=sys.stderr)
+    games = _checkers()
+    game = args.game or (games[0] if len(games) == 1 else None)
+    if game is None:
+        print(f"tabletap: content check: say which game the pack is for (--game "
+              f"{'|'.join(games) or 'GAME'})", file=sys.stderr)
         return 2
-    findings = check_pack(pack)
-    for finding in findings:
-        print(finding)
-    counts = (f"{len(pack.lands)} lands, {sum(len(s) for s in pack.lands.values())} spaces, "
-              f"{len(pack.adventures)} adventures, {len(pack.whirlpools)} whirlpools, "
-              f"{len(pack.cards)} event cards, {len(pack.heroes)} heroes")
-    guesses = sum(1 for s in pack.status.values() if s == "guess")
-    if findings:
-        print(f"{pack.name}: {len(findings)} problem(s) ({counts})")
-        return 1
-    print(f"{pack.name}: playable and whole ({counts}; {guesses} of {len(pack.status)} "
-          "entries are guesses)")
-    return 0
+    content = registry.game(game).content
+    assert content is not None
+    return content.check(args.pack)

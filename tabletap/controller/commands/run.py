@@ -1,7 +1,7 @@
 """`tabletap run`: the table daemon. Resumes an unfinished game from the journal, or starts one.
 
 With `--sim`, every chip is simulated and lines typed on standard input play at the table
-(`tap magic-keys/key/blue/3 chest`, `press end-turn`; see sim.context). It stops cleanly on
+(`tap <piece-id> chest`, `press end-turn`; see sim.context). It stops cleanly on
 SIGTERM or SIGINT; a SIGKILL or a power cut loses nothing the journal already holds.
 """
 

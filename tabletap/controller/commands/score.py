@@ -1,93 +1,37 @@
-"""`tabletap score kingdomino FILE [--json]`: score a finished kingdom from a kingdom file.
+"""`tabletap score GAME FILE [--json]`: score a finished position written in a file.
 
-The file format is docs/CONTRACTS.md's ("Kingdom files"). The scoring is the engine's own
-(controller.rules.kingdomino.scoring), so what this prints is what the table would count. An
-impossible kingdom is an error naming the file and line, exit status 2.
+A game that has such files gives its spec a `score_file` (controller.gamespec): its own flags
+and how to score; this command only finds it by name. The file formats are in
+docs/CONTRACTS.md.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 
-from tabletap.controller.rules.kingdomino.kingdom_file import (
-    KingdomFile,
-    KingdomFileError,
-    parse_kingdom,
-)
-from tabletap.controller.rules.kingdomino.scoring import Breakdown, score_kingdom, variant_bonuses
-from tabletap.controller.rules.kingdomino.treasures import QUARTERS, SKULL
-from tabletap.controller.yamlsource import SourceError, read_text
+from tabletap.controller import registry
 
-GAMES = ("kingdomino",)
+
+def _scorers() -> dict[str, registry.GameSpec]:
+    return {spec.name: spec for spec in registry.games() if spec.score_file is not None}
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("score", help="score a finished kingdom written as a kingdom file")
-    p.add_argument("game", choices=GAMES, help="the game (only kingdomino has kingdom files)")
-    p.add_argument("file", metavar="FILE",
-                   help="the kingdom file (docs/CONTRACTS.md, 'Kingdom files')")
+    scorers = _scorers()
+    p = sub.add_parser("score", help="score a finished position written in a file (a kingdom "
+                       "file, say)")
+    what = "; ".join(f"{n}: {s.score_file.what}" for n, s in scorers.items()  # type: ignore[union-attr]
+                     ) or "no installed game has position files"
+    p.add_argument("game", choices=sorted(scorers), help=f"the game ({what})")
+    p.add_argument("file", metavar="FILE", help="the position's file (docs/CONTRACTS.md)")
     p.add_argument("--json", action="store_true", help="print the breakdown as JSON")
-    p.add_argument("--middle-kingdom", action="store_true",
-                   help="add the Middle Kingdom variant's 10 points if the castle is centred")
-    p.add_argument("--harmony", action="store_true",
-                   help="add the Harmony variant's 5 points if the kingdom is complete")
+    for spec in scorers.values():
+        assert spec.score_file is not None
+        spec.score_file.add_arguments(p)
     p.set_defaults(func=score)
 
 
-def score_file(kingdom: KingdomFile, middle_kingdom: bool, harmony: bool) -> Breakdown:
-    bonuses = variant_bonuses(kingdom.cells, kingdom.size, middle_kingdom, harmony)
-    return score_kingdom(kingdom.cells, kingdom.gems, bonuses)
-
-
-def _quarter_text(value: object) -> str:
-    return "skull" if value == SKULL else f"+{value}"
-
-
-def render_text(b: Breakdown) -> str:
-    lines = []
-    for i, t in enumerate(b.territories):
-        total = t.crowns + t.gem_crowns
-        crowns = f"{total} crown{'' if total == 1 else 's'}"
-        if t.gem_crowns:
-            crowns += f" ({t.gem_crowns} from gems)"
-        r, c = t.cells[0]
-        squares = f"{t.squares:>2} square{'s' if t.squares > 1 else ' '}"
-        line = (f"territory {i:>2} at {r},{c}  {t.terrain:<9} {squares} × {crowns:<22} "
-                f"= {t.points:>3}")
-        if t.skulls:
-            line += "  (a skull points at it)"
-        lines.append(line)
-    for g in b.gems:
-        parts = ", ".join(
-            f"{name} {_quarter_text(v)} -> territory {target}"
-            for name, v, target in zip(QUARTERS, g.gem.quarters, g.targets, strict=True)
-        )
-        lines.append(f"gem {g.gem.kind} at corner {g.gem.corner[0]} {g.gem.corner[1]}: {parts}")
-    for name, points in b.bonuses.items():
-        lines.append(f"bonus {name.replace('_', ' ')}: +{points}")
-    lines.append(f"score {b.score}")
-    if b.immediate_victory:
-        lines.append("five different gem types: an immediate victory")
-    return "\n".join(lines)
-
-
 def score(args: argparse.Namespace) -> int:
-    try:  # bounded: a kingdom file is a few lines, never /dev/zero or a photo
-        text = read_text(args.file, max_bytes=64 * 1024)
-    except SourceError as exc:
-        print(f"tabletap: {exc}", file=sys.stderr)
-        return 2
-    try:
-        kingdom = parse_kingdom(text)
-    except KingdomFileError as exc:
-        where = f"{args.file}:{exc.line}" if exc.line else args.file
-        print(f"tabletap: {where}: {exc.message}", file=sys.stderr)
-        return 2
-    breakdown = score_file(kingdom, args.middle_kingdom, args.harmony)
-    if args.json:
-        print(json.dumps(breakdown.to_json(), indent=2))
-    else:
-        print(render_text(breakdown))
-    return 0
+    spec = registry.game(args.game)
+    assert spec.score_file is not None
+    return spec.score_file.run(args)

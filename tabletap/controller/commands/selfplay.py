@@ -1,6 +1,6 @@
 """`tabletap selfplay GAME --games N`: play many complete games with the engines alone and
-report who wins by turn order (with 95 % intervals), how long games last, the scores, and for
-Kingdomino how often each variant's bonus is earned.
+report who wins by turn order (with 95 % intervals), how long games last, the scores, and the
+game's own figures (how often each variant's bonus is earned, say).
 
 Games run on every core (multiprocessing) with a progress bar; game i is seeded with S + i, so
 a run is reproducible whatever --jobs is. The engines are the table's own, through the fast
@@ -15,15 +15,16 @@ import os
 import sys
 from typing import Any
 
+from tabletap.controller.registry import game_names
+
 # Cheap to import: the engines, tqdm and matplotlib load only when the command runs.
-GAMES = ("kingdomino", "magic-keys", "oversiege", "key-to-the-kingdom")
 POLICIES = ("random", "greedy")
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("selfplay", help="play many games with the engines alone and report "
                        "win rates by turn order, game lengths and scores")
-    p.add_argument("game", choices=GAMES, help="the game")
+    p.add_argument("game", choices=game_names(), help="the game")
     p.add_argument("--games", type=int, default=1000, metavar="N",
                    help="how many games (default 1000)")
     p.add_argument("--players", type=int, default=2, metavar="K",
@@ -94,7 +95,8 @@ def play_many(
 
 
 def selfplay(args: argparse.Namespace) -> int:
-    from tabletap.controller.rules import Rejection, engine_for
+    from tabletap.controller.registry import engine_for
+    from tabletap.controller.rules.base import Rejection
     from tabletap.controller.selfplay.play import seat_names
     from tabletap.controller.selfplay.report import render_text, summarise
 

@@ -25,7 +25,7 @@ from tabletap.controller.commands.common import (
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("new", help="start a new game at the running table")
     add_config_argument(p)
-    p.add_argument("game", help="magic-keys, oversiege, kingdomino, ...")
+    p.add_argument("game", help="the game's name, as its game card names it")
     p.add_argument("--players", required=True,
                    help="comma-separated seats in turn order, e.g. ana,ben,cleo")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",

@@ -17,7 +17,7 @@ from tabletap.controller.clock import SystemClock
 from tabletap.controller.commands.common import config_source
 from tabletap.controller.config import Config, load_config
 from tabletap.controller.identity import Identifier, UidRegistry
-from tabletap.controller.pieces import GAMES, pieces_of
+from tabletap.controller.pieces import pieces_of, sets
 from tabletap.controller.ports import ReaderUnavailable, TagReader, TagWriter
 from tabletap.controller.tagging import (
     CheckReport,
@@ -53,7 +53,7 @@ def register(subparsers: Any) -> None:
 
     p = sub.add_parser("write", help="program the tag on the reader with a piece id")
     common(p)
-    p.add_argument("piece", help="piece id, e.g. magic-keys/key/purple/1")
+    p.add_argument("piece", help="piece id, e.g. admin/1 (docs/CONTRACTS.md, \"Pieces\")")
     p.add_argument("--force", action="store_true", help="overwrite a tag holding other data")
     p.set_defaults(func=run_write)
 
@@ -63,9 +63,10 @@ def register(subparsers: Any) -> None:
     ):
         p = sub.add_parser(name, help=helptext)
         common(p)
-        p.add_argument("game", choices=sorted(GAMES))
+        p.add_argument("game", choices=sets(),
+                       help="a game, or admin or game for the table's cards")
         p.add_argument("--deck", action="append", default=[], metavar="NAME",
-                       help="oversiege: a player's deck (repeatable; default red and blue)")
+                       help="a player's deck, in games whose players bring one (repeatable)")
         p.add_argument("--only", metavar="PREFIX", help="only piece ids starting with PREFIX")
         p.set_defaults(func=func)
     enroll = sub.choices["enroll"]

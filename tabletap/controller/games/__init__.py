@@ -1,29 +1,29 @@
-"""The table layer per game, found by game name."""
+"""The table layer's base (base.py): what every game's table layer builds on. The games
+themselves are plugins (tabletap/games/<game>/, found through controller.registry)."""
 
 from __future__ import annotations
 
-import importlib
+from typing import TYPE_CHECKING, Any
 
-from tabletap.controller.games.base import GameTable
-from tabletap.controller.rules.base import Rejection
+if TYPE_CHECKING:
+    from tabletap.controller.games.base import GameTable
 
-# game name -> "module:class" of its GameTable
-_TABLES = {
-    "magic-keys": "tabletap.controller.games.magic_keys:MagicKeysTable",
-    "oversiege": "tabletap.controller.games.oversiege:OversiegeTable",
-    "kingdomino": "tabletap.controller.games.kingdomino:KingdominoTable",
-    "key-to-the-kingdom": "tabletap.controller.games.key_to_the_kingdom:KttkTable",
-}
+
+from tabletap.controller import legacy  # noqa: E402
+
+legacy.install()
 
 
 def table_for(game: str) -> GameTable:
     """A fresh table layer for `game`; raises Rejection(`unknown-game`)."""
-    try:
-        module_name, cls_name = _TABLES[game].split(":")
-    except KeyError:
-        raise Rejection(
-            "unknown-game",
-            f"tabletap does not know a game called {game!r}; "
-            f"it knows {', '.join(sorted(_TABLES))}.",
-        ) from None
-    return getattr(importlib.import_module(module_name), cls_name)()
+    from tabletap.controller.registry import table_for as found
+
+    return found(game)
+
+
+def __getattr__(name: str) -> Any:
+    # The old home of each game's table module, `tabletap.controller.games.<game>`, resolves
+    # to the game's package (controller.legacy) for callers written before games were plugins.
+    from tabletap.controller.legacy import submodule
+
+    return submodule(__name__, name)

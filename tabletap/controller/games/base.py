@@ -55,7 +55,7 @@ TableInput = PiecePlaced | PieceLifted | ButtonPressed | ManualAction
 class Pending:
     """A gesture is half made (an attack waiting for its target): show `pending`, wait.
 
-    With a `count` (Magic Keys: the die a short press of `roll` chose) the lights show that
+    With a `count` (the die a short press of `roll` chose, say) the lights show that
     number instead, flashed in the player's colour, as the turn lights show a count."""
 
     message: str
@@ -67,7 +67,8 @@ class GameTable:
     """Base class: subclasses set `game` and `engine` and override `interpret`.
 
     `interpret` returns an engine action to apply, a Pending, or None when the input means
-    nothing for this game (a lift in Magic Keys, say); it raises Rejection for a wrong gesture.
+    nothing for this game (a lift where lifting is no move, say); it raises Rejection for a
+    wrong gesture.
     It must not change the game state (it has none of its own to change) and must leave its
     gesture state unchanged when it rejects, except to cancel the half-made gesture.
     """

@@ -1,35 +1,37 @@
-"""Pure game engines, one subpackage per game, registered by game name."""
+"""What every game's engine builds on: the engine contract (base.py), bounded YAML loading
+(bounded.py, yamldoc.py) and structural sharing of states (sharing.py). The engines themselves
+live in their games' packages (tabletap/games/<game>/rules/), found through
+controller.registry."""
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
+from tabletap.controller import legacy  # noqa: E402
 from tabletap.controller.rules.base import Engine, Event, Outcome, Rejection
 
-# game name (as written in scenario files and configs) -> module holding `ENGINE`
-_GAMES = {
-    "magic-keys": "tabletap.controller.rules.magic_keys",
-    "oversiege": "tabletap.controller.rules.oversiege",
-    "kingdomino": "tabletap.controller.rules.kingdomino",
-    "key-to-the-kingdom": "tabletap.controller.rules.key_to_the_kingdom",
-}
+legacy.install()
 
 
 def game_names() -> list[str]:
-    return sorted(_GAMES)
+    from tabletap.controller.registry import game_names as names
+
+    return names()
 
 
 def engine_for(game: str) -> Engine[Any, Any]:
     """The engine for a game name; raises Rejection(`unknown-game`) for any other name."""
-    try:
-        module = importlib.import_module(_GAMES[game])
-    except KeyError:
-        raise Rejection(
-            "unknown-game", f"tabletap does not know a game called {game!r}; "
-            f"it knows {', '.join(game_names())}."
-        ) from None
-    return module.ENGINE
+    from tabletap.controller.registry import engine_for as found
+
+    return found(game)
+
+
+def __getattr__(name: str) -> Any:
+    # `tabletap.controller.rules.<game>`, the engines' old home, resolves to the game's
+    # package (controller.legacy) for callers written before games were plugins.
+    from tabletap.controller.legacy import submodule
+
+    return submodule(__name__, name)
 
 
 __all__ = ["Engine", "Event", "Outcome", "Rejection", "engine_for", "game_names"]

@@ -1,7 +1,7 @@
 """States that share what a move did not change (python-chess's way), for the engines.
 
 An engine works a move out on a fork of the state: the fork's mapping of per-player parts
-(Oversiege's castles, Kingdomino's kingdoms) copies a part the first time the move looks it up
+(each player's castle, each player's kingdom) copies a part the first time the move looks it up
 and shares every other part with the state before. A rejected move drops the fork; an accepted
 one is settled into a plain dict. Nothing is ever changed in place in a state that has been
 handed out, which is what makes the sharing safe.

@@ -1,10 +1,10 @@
 """What many self-played games say: win rates by turn order with confidence intervals, game
-lengths, scores, Kingdomino's variant bonuses; as JSON and as text.
+lengths, scores, and a game's own figures (its spec's `selfplay.summary`); as JSON and as text.
 
 Seats are counted in turn order (position 1 moved first), because that is the question a family
-asks ("does going first help?"): in Magic Keys and Oversiege the first seat moves first; in
-Kingdomino the king drawn first does, whoever owns it. A shared win counts as a win for each
-winner, so with ties the rates add up to more than 100 %.
+asks ("does going first help?"): in most games the first seat moves first; where the order is
+drawn (kings drawn at random), the first drawn does, whoever owns it. A shared win counts as a
+win for each winner, so with ties the rates add up to more than 100 %.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from tabletap.controller import registry
 from tabletap.controller.selfplay.play import GameRecord
 
 Z95 = 1.959964  # the normal quantile for a two-sided 95 % interval
@@ -79,18 +80,9 @@ def summarise(
         "actions": _quantiles([r.actions for r in finished]),
         "turns_histogram": sorted(Counter(r.turns for r in finished).items()),
     }
-    if game == "kingdomino":
-        earned: Counter[str] = Counter()
-        kingdoms = 0
-        for r in finished:
-            for bonuses in r.bonuses.values():
-                kingdoms += 1
-                earned.update(name for name, points in bonuses.items() if points)
-        summary["bonuses"] = {
-            name: {"kingdoms": earned[name], "rate": earned[name] / kingdoms if kingdoms else 0.0,
-                   "counted": bool(options.get(name, False))}
-            for name in ("middle_kingdom", "harmony")
-        }
+    spec = registry.find(game)
+    if spec is not None and spec.selfplay.summary is not None:
+        summary.update(spec.selfplay.summary([r.bonuses for r in finished], options))
     return summary
 
 

@@ -32,7 +32,7 @@ COUNT_REST_STEPS = 6  # steady colour between two runs of flashes
 
 def _counted(level: tuple[float, ...], count: int) -> Iterator[tuple[float, ...]]:
     """The colour, interrupted every couple of seconds by `count` flashes: a number a child can
-    count off a single LED (Oversiege's cards to draw)."""
+    count off a single LED (the cards a player draws, say)."""
     dim = tuple(v * 0.1 for v in level)
     run = [level, dim] * count + [level] * COUNT_REST_STEPS
     return itertools.cycle(run)

@@ -149,9 +149,7 @@ function colourOf(snap, player, seat) {
 TT.colourOf = colourOf;
 
 function drawStatus(snap) {
-  const title = { "magic-keys": "Magic Keys", oversiege: "Oversiege", kingdomino: "Kingdomino",
-    "key-to-the-kingdom": "Key to the Kingdom" };
-  $("title").textContent = title[snap.game] || snap.game || "tabletap";
+  $("title").textContent = snap.title || snap.game || "tabletap";
   const line = snap.over
     ? `${snap.winners.join(" and ")} ${snap.winners.length > 1 ? "win" : "wins"}!`
     : snap.turn ? `${snap.turn}'s turn` : "";
@@ -177,17 +175,14 @@ function drawRefusal(snap) {
   box.replaceChildren(h("strong", {}, "Last refusal"), h("span", { id: "refusal-text" }, r.message));
 }
 
-// "magic-keys/key/blue/3" -> "the blue key 3": what a parent looks for in the box.
-function friendly(piece) {
+// A piece as a parent looks for it in the box: the daemon says its words (the game's own, from
+// its spec); parent and game cards are the table's own.
+function friendly(piece, words) {
   const parts = piece.split("/");
   if (parts[0] === "admin") return `parent card ${parts[1]}`;
   if (parts[0] === "game") return `the ${parts[1].replace(/-/g, " ")} game card`;
-  const rest = parts.slice(1);
-  if (parts[0] === "magic-keys" && rest[0] === "key") {
-    return rest[1] === "gold" ? "the golden key" : `the ${rest[1]} key ${rest[2]}`;
-  }
-  if (parts[0] === "kingdomino" && rest[0] === "treasure") return `the ${rest.slice(1).join(" ")} gem`;
-  return `the ${rest.join(" ").replace(/-/g, " ")}`;
+  if (words) return words.startsWith("the ") ? words : `the ${words}`;
+  return `the ${parts.slice(1).join(" ").replace(/-/g, " ")}`;
 }
 TT.friendly = friendly;
 
@@ -196,7 +191,7 @@ function drawEnrolment(snap) {
   const box = $("enrol-progress");
   if (!e) { box.replaceChildren(); return; }
   const line = e.active
-    ? `Tap ${friendly(e.next)} … ${e.done} of ${e.total} done`
+    ? `Tap ${friendly(e.next, snap.enrolment_words)} … ${e.done} of ${e.total} done`
     : `${e.game}: ${e.done} of ${e.total} enrolled${e.done === e.total ? ", all done" : " (stopped)"}`;
   box.replaceChildren(
     h("progress", { max: String(e.total), value: String(e.done) }),
@@ -214,10 +209,11 @@ function loadView(game) {
   if (!game || TT.views[game] || TT.loading[game]) return;
   TT.loading[game] = true;
   const s = document.createElement("script");
-  s.src = `/static/views/${encodeURIComponent(game)}.js`;
+  s.src = `/views/${encodeURIComponent(game)}.js`;  // served from the game's package
   s.onload = () => TT.snap && drawBoard(TT.snap, true);
   s.onerror = () => { TT.views[game] = TT.views._raw; if (TT.snap) drawBoard(TT.snap, true); };
-  document.head.append(s);
+  const style = h("link", { rel: "stylesheet", href: `/views/${encodeURIComponent(game)}.css` });
+  document.head.append(style, s);
 }
 
 TT.views._raw = {
@@ -282,27 +278,39 @@ function listen() {
 
 // -- set-up, undo, abandon ---------------------------------------------------------------------
 
-const GAMES = {
-  kingdomino: { label: "Kingdomino", options: {
-    treasures: ["The Lost Treasures", true], dynasty: ["Dynasty (three games)", false],
-    middle_kingdom: ["Middle Kingdom", false], harmony: ["Harmony", false],
-    mighty_duel: ["Mighty Duel (2 players, 7×7)", false] } },
-  "magic-keys": { label: "Magic Keys", options: { digital_dice: ["Dice on the table's lights", false] } },
-  oversiege: { label: "Oversiege", options: {}, hint: "deck colours, e.g. red, blue" },
-  "key-to-the-kingdom": { label: "Key to the Kingdom", options: {
-    digital_dice: ["Dice rolled by the table", true],
-    digital_events: ["Event cards drawn by the table", false] },
-  hint: "heroes, e.g. knight, wizard" },
-};
+// The installed games, as their specs describe them (GET /api/games): name, title, options
+// with their sentences. The page holds no list of its own, so an added game shows up here.
+const GAMES = {};
 TT.games = GAMES;
 
+async function loadGames() {
+  const r = await fetch("/api/games", { credentials: "same-origin" });
+  const data = await r.json();
+  for (const g of data.games) GAMES[g.name] = g;
+  $("setup-game").replaceChildren(...Object.values(GAMES).map((g) =>
+    h("option", { value: g.name }, g.title)));
+  $("enrol-game").replaceChildren(
+    ...Object.values(GAMES).map((g) => h("option", { value: g.name },
+      g.decks ? `${g.title} (red and blue decks)` : g.title)),
+    h("option", { value: "admin" }, "Parent cards"), h("option", { value: "game" }, "Game cards"));
+  drawSetupOptions();
+}
+
+// An option with two choices is a switch (on: the other choice than the default); one with more
+// is a list; a free value (a list of teams, say) is set in the table's config, not here.
 function drawSetupOptions() {
-  const game = $("setup-game").value;
-  const opts = GAMES[game].options;
-  $("setup-players").placeholder = GAMES[game].hint || "ana, ben";
-  $("setup-options").replaceChildren(h("legend", {}, "Options"),
-    ...Object.entries(opts).map(([k, [label, on]]) => h("label", {},
-      h("input", { type: "checkbox", name: k, checked: on }), label)));
+  const game = GAMES[$("setup-game").value];
+  if (!game) return;
+  $("setup-players").placeholder = game.hint || "ana, ben";
+  const fields = game.options.filter((o) => o.choices.length >= 2).map((o) => {
+    if (o.choices.length === 2 && typeof o.default === "boolean") {
+      return h("label", { title: o.help }, h("input", { type: "checkbox", name: o.name,
+        checked: o.default }), o.help);
+    }
+    return h("label", {}, `${o.help} `, h("select", { name: o.name },
+      ...o.choices.map((c) => h("option", { value: String(c), selected: c === o.default }, String(c)))));
+  });
+  $("setup-options").replaceChildren(h("legend", {}, "Options"), ...fields);
 }
 
 async function submitSetup(ev) {
@@ -311,11 +319,11 @@ async function submitSetup(ev) {
   const players = $("setup-players").value.split(",").map((p) => p.trim()).filter(Boolean);
   const options = {};
   for (const box of $("setup-options").querySelectorAll("input[type=checkbox]")) {
-    if (box.name === "digital_dice") options.dice = box.checked ? "digital" : "physical";
-    else options[box.name] = box.checked;
+    options[box.name] = box.checked;
   }
+  for (const list of $("setup-options").querySelectorAll("select")) options[list.name] = list.value;
   const { status, data } = await post("/api/new", { game, players, options });
-  toast(status === 200 ? `A new game of ${GAMES[game].label} begins.` : data.error);
+  toast(status === 200 ? `A new game of ${GAMES[game].title} begins.` : data.error);
   if (status === 200) $("setup").open = false;
 }
 
@@ -326,13 +334,12 @@ async function simple(path, question, done) {
 }
 
 function init() {
-  $("setup-game").replaceChildren(...Object.entries(GAMES).map(([k, g]) =>
-    h("option", { value: k }, g.label)));
+  loadGames().catch(() => toast("The list of games could not be read; reload the page."));
   $("setup-game").addEventListener("change", drawSetupOptions);
   $("setupform").addEventListener("submit", submitSetup);
   $("enrol-start").addEventListener("click", async () => {
     const { status, data } = await post("/api/enrol", { game: $("enrol-game").value,
-      decks: $("enrol-game").value === "oversiege" ? ["red", "blue"] : [] });
+      decks: (GAMES[$("enrol-game").value] || {}).decks ? ["red", "blue"] : [] });
     if (status !== 200) toast(data.error);
   });
   $("doctor-run").addEventListener("click", async () => {

@@ -1,0 +1,182 @@
+"""What a game is to tabletap: one typed spec, `GAME`, exported by the game's own package.
+
+Everything the controller, the page, self-play, the bench and the tools need to know of a game
+is a slot here, so nothing outside a game's package ever names it (docs/ADDING-A-GAME.md). The
+way OpenSpiel's games give their metadata in one place: a name, a title, the player range
+(declared, never probed by building games), the options with their defaults and a sentence each,
+how a piece seats a player, and factories for the engine and the table layer. The factories
+import lazily, so finding the games costs no engine import (`tabletap --help` stays fast).
+
+Slots a game may not have are `None` on purpose (a content check for a game with no content
+packs, say); a game that leaves a slot it needs empty fails tests/core/test_game_specs.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tabletap.controller.games.base import GameTable
+    from tabletap.controller.rules.base import Engine
+
+JSON = dict[str, Any]
+# A self-play policy: (engine, state, legal actions, rng) -> one of them.
+Chooser = Callable[[Any, Any, list[Any], random.Random], Any]
+NAME = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option: its default and the sentence a parent reads beside it (the page's
+    set-up form, `tabletap games`). `choices` is empty for a free value (a list, a number)."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True)
+class Players:
+    """The player range, declared. `most_with(options)` narrows `most` where an option does
+    (a two-player variant, say); the engine still checks the count it is given."""
+
+    least: int
+    most: int
+    most_with: Callable[[Mapping[str, Any]], int] | None = None
+
+    def most_for(self, options: Mapping[str, Any]) -> int:
+        return self.most if self.most_with is None else self.most_with(options)
+
+
+@dataclass(frozen=True)
+class Seating:
+    """How players join at the table's set-up.
+
+    `seat_of(piece)` names the player a tapped piece seats (a king's colour, a deck, a hero), or
+    None; `by_button` lets a short press of `roll` seat "player N" (a game without personal
+    pieces); `how` is the sentence the table says ("each player taps one of their kings")."""
+
+    how: str
+    seat_of: Callable[[str], str | None]
+    by_button: bool = False
+
+
+@dataclass(frozen=True)
+class SelfPlay:
+    """Complete games played by the engine alone (`tabletap selfplay`, the bench, property
+    tests). `policies` holds at least `random` and `greedy`; `seats(n)` gives n seat names the
+    engine accepts; `variants` are the bench's tables, label -> (players, options); `resolve`
+    fills in a chance outcome the policy left open (digital dice thrown from the game's own
+    generator); `record` adds a game's own figures to a finished game's record, and
+    `summary` turns those figures over many games into the report's lines."""
+
+    seats: Callable[[int], list[str]]
+    policies: Mapping[str, Chooser]
+    variants: Mapping[str, tuple[int, Mapping[str, Any]]] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
+    resolve: Callable[[Any, Any, random.Random], Any] | None = None
+    record: Callable[[Any, Any, list[str]], JSON] | None = None
+    summary: Callable[[list[JSON], Mapping[str, Any]], JSON] | None = None
+
+
+@dataclass(frozen=True)
+class SoakCase:
+    """One kind of game the soak (tools/soak.py) kills at random moments: its label, the
+    players, and what the scenario-like start needs beyond them (options, setup, backend)."""
+
+    label: str
+    players: tuple[str, ...]
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Demo:
+    """A short, known table the benches drive (`make bench`'s voice, Pico and start-up
+    figures): the players and forced set-up, `taps`, pieces the game accepts when tapped at a
+    reader one after another, each opening the chest, and `again`, one piece accepted again and
+    again that opens the chest each time."""
+
+    players: tuple[str, ...]
+    taps: tuple[str, ...]
+    again: str
+    setup: Mapping[str, Any] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Page:
+    """The game's view on the phone page: the view's script (a file of the game's package,
+    served by `tabletap web` as /views/<game>.js, with its `style` as /views/<game>.css) and
+    `extras(engine, state)`, what the view needs beyond the engine's public view, worked out on
+    the daemon's side."""
+
+    script: str
+    extras: Callable[[Any, Any], JSON] | None = None
+    style: str | None = None  # the view's styles, a file of the package (/views/<game>.css)
+    # Words the page shows for a piece id still to enrol ("the blue key 3"), from speech.
+    hint: str = ""
+
+
+@dataclass(frozen=True)
+class Content:
+    """A game whose content lives in packs: `check(pack) -> exit status` for `tabletap content
+    check PACK`, printing its findings (a pack's name or a maker's folder)."""
+
+    check: Callable[[str], int]
+    what: str  # "a content pack", for the command's help
+
+
+@dataclass(frozen=True)
+class ScoreFile:
+    """A game that scores a finished position written in a file (`tabletap score GAME FILE`):
+    `add_arguments(parser)` adds the game's own flags, `run(args) -> exit status` scores."""
+
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+    what: str  # "a finished kingdom written as a kingdom file"
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game, whole. See the module docstring and docs/ADDING-A-GAME.md."""
+
+    name: str  # as scenarios, configs, journals and game cards spell it
+    title: str  # as a person says it
+    piece_prefix: str  # the first part of every piece id of the game
+    players: Players
+    options: tuple[Option, ...]
+    seating: Seating
+    engine: Callable[[], Engine[Any, Any]]
+    table: Callable[[], GameTable]
+    # every piece id of the set; `decks` for a game whose players bring their own set
+    pieces: Callable[[tuple[str, ...]], list[str]]
+    # what to put back on the table after undoing an action (the action's journal JSON)
+    put_back: Callable[[JSON], str]
+    # a piece id's words ("blue key 3") from its parts after the prefix; None: said plainly
+    piece_words: Callable[[list[str]], str | None]
+    page: Page
+    selfplay: SelfPlay
+    docs: str  # the game's page under docs/games/
+    decks: str | None = None  # the help of `--deck` where pieces depend on decks
+    bench: str | None = None  # a module with `run()` for `make bench`
+    demo: Demo | None = None  # a table the benches drive, for a game with a chest to open
+    soak: tuple[SoakCase, ...] = ()
+    content: Content | None = None
+    score_file: ScoreFile | None = None
+    scenarios: str | None = None  # a module with `main(argv)` that writes or checks scenarios
+
+    def __post_init__(self) -> None:
+        if not NAME.match(self.name) or not NAME.match(self.piece_prefix):
+            raise ValueError(f"a game's name and piece prefix are lower-case words joined by "
+                             f"hyphens, not {self.name!r} / {self.piece_prefix!r}")
+        if not 1 <= self.players.least <= self.players.most:
+            raise ValueError(f"{self.name}: the player range {self.players} is empty")
+
+    def option_defaults(self) -> JSON:
+        return {o.name: o.default for o in self.options}

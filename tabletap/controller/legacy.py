@@ -1,0 +1,74 @@
+"""Old module paths of the games, kept importable: before games were plugins, an engine lived at
+`tabletap.controller.rules.<game>` and a table layer at `tabletap.controller.games.<game>`.
+Scripts and tests written against those paths still import them, and get the very module objects
+of the game's package (`tabletap.games.<game>.rules`, `.table`), never a second copy.
+
+The mapping is by form, not by name: any `<game>` that is a package under `tabletap.games`
+resolves, so this module names no game.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import sys
+from types import ModuleType
+from typing import Any
+
+GAMES = "tabletap.games"
+# old parent package -> the module of a game's package it stood for
+OLD_HOMES = {"tabletap.controller.rules": "rules", "tabletap.controller.games": "table"}
+
+
+def target(fullname: str) -> str | None:
+    """The new name of an old module path, or None when `fullname` is not one."""
+    for home, part in OLD_HOMES.items():
+        if not fullname.startswith(home + "."):
+            continue
+        game, _, rest = fullname[len(home) + 1:].partition(".")
+        if not game.isidentifier() or importlib.util.find_spec(f"{GAMES}.{game}") is None:
+            return None
+        return ".".join(filter(None, (GAMES, game, part, rest)))
+    return None
+
+
+class _Alias(importlib.abc.Loader):
+    def __init__(self, module: ModuleType) -> None:
+        self.module = module
+        self.spec = module.__spec__
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
+        return self.module
+
+    def exec_module(self, module: ModuleType) -> None:
+        module.__spec__ = self.spec  # the import system set the alias's spec: put back its own
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname: str, path: Any = None,
+                  target_module: Any = None) -> importlib.machinery.ModuleSpec | None:
+        if not fullname.startswith(tuple(OLD_HOMES)):
+            return None
+        new = target(fullname)
+        if new is None:
+            return None
+        module = importlib.import_module(new)
+        return importlib.util.spec_from_loader(fullname, _Alias(module))
+
+
+_FINDER = _Finder()
+
+
+def install() -> None:
+    """Put the finder first, so an old path never loads a game's file a second time."""
+    if _FINDER not in sys.meta_path:
+        sys.meta_path.insert(0, _FINDER)
+
+
+def submodule(package: str, name: str) -> ModuleType:
+    """`package.name` by its old path, for the old parent packages' `__getattr__`."""
+    if name.startswith("__") or target(f"{package}.{name}") is None:
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+    return importlib.import_module(f"{package}.{name}")

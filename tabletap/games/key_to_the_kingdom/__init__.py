@@ -1,0 +1,83 @@
+"""Key to the Kingdom (Restoration Games, 2021), as one package: heroes, adventures and the
+Demon King. Its engine is rules/ (the rulebook gives the structure; the content is a pack under
+rules/packs/), the table layer table.py, the page extras page.py, and its pieces, undo
+sentences, self-play, bench figures, scenario generator and pack check beside them. Decisions
+where the rulebook is silent are in docs/games/key-to-the-kingdom.md. Importing this module
+loads no engine.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabletap.controller.gamespec import (
+    Content,
+    GameSpec,
+    Option,
+    Page,
+    Players,
+    Seating,
+    SelfPlay,
+    SoakCase,
+)
+from tabletap.games.key_to_the_kingdom import pieces, selfplay_policies, takeback
+
+MIN_HEROES, MAX_HEROES = 2, 5  # rules/setup.py checks the same range
+
+
+def _engine() -> Any:
+    from tabletap.games.key_to_the_kingdom.rules import ENGINE
+
+    return ENGINE
+
+
+def _table() -> Any:
+    from tabletap.games.key_to_the_kingdom.table import KttkTable
+
+    return KttkTable()
+
+
+def _extras(engine: Any, state: Any) -> dict[str, Any]:
+    from tabletap.games.key_to_the_kingdom.page import extras
+
+    return extras(engine, state)
+
+
+def _check(pack: str) -> int:
+    from tabletap.games.key_to_the_kingdom.content import check
+
+    return check(pack)
+
+
+GAME = GameSpec(
+    name="key-to-the-kingdom",
+    title="Key to the Kingdom",
+    piece_prefix="kttk",
+    players=Players(MIN_HEROES, MAX_HEROES),
+    options=(
+        Option("dice", "digital", "The table rolls the dice (digital), or you roll real dice and "
+               "enter them (physical).", ("digital", "physical")),
+        Option("digital_events", False, "The table draws the event cards instead of the deck.",
+               (False, True)),
+        Option("pack", "default", "The content pack: a shipped pack's name or a folder."),
+    ),
+    seating=Seating("each player taps their hero", pieces.seat_of),
+    engine=_engine,
+    table=_table,
+    pieces=pieces.pieces,
+    put_back=takeback.put_back,
+    piece_words=pieces.words,
+    page=Page("view.js", style="view.css", extras=_extras, hint="heroes, e.g. knight, wizard"),
+    selfplay=SelfPlay(
+        seats=selfplay_policies.seats,
+        policies={"random": selfplay_policies.uniform, "greedy": selfplay_policies.purposeful},
+        # the event cards are drawn by the engine (nobody taps a physical deck)
+        options={"digital_events": True},
+    ),
+    docs="docs/games/key-to-the-kingdom.md",
+    bench="tabletap.games.key_to_the_kingdom.bench",
+    soak=(SoakCase("key-to-the-kingdom", ("knight", "wizard", "ranger"),
+                   {"options": {"dice": "digital"}}),),
+    content=Content(_check, "a Key to the Kingdom content pack"),
+    scenarios="tabletap.games.key_to_the_kingdom.scenarios",
+)

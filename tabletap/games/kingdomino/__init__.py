@@ -1,0 +1,94 @@
+"""Kingdomino with The Lost Treasures, as one package: its engine and data (rules/: dominoes.csv,
+treasures.yaml), the table layer (table.py), its pieces, undo sentences, self-play policies,
+page extras, bench figures, scenario generator and kingdom files (`tabletap score kingdomino`).
+docs/games/kingdomino.md has every decision. Importing this module loads no engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tabletap.controller.gamespec import (
+    GameSpec,
+    Option,
+    Page,
+    Players,
+    ScoreFile,
+    Seating,
+    SelfPlay,
+    SoakCase,
+)
+from tabletap.games.kingdomino import pieces, selfplay, takeback
+
+
+def _engine() -> Any:
+    from tabletap.games.kingdomino.rules import ENGINE
+
+    return ENGINE
+
+
+def _table() -> Any:
+    from tabletap.games.kingdomino.table import KingdominoTable
+
+    return KingdominoTable()
+
+
+def _extras(engine: Any, state: Any) -> dict[str, Any]:
+    from tabletap.games.kingdomino.page import extras
+
+    return extras(engine, state)
+
+
+def _most(options: Mapping[str, Any]) -> int:
+    return 2 if options.get("mighty_duel") else 4  # Mighty Duel: "a game for 2 players"
+
+
+def _score_arguments(parser: Any) -> None:
+    from tabletap.games.kingdomino.scorefile import add_arguments
+
+    add_arguments(parser)
+
+
+def _score(args: Any) -> int:
+    from tabletap.games.kingdomino.scorefile import score
+
+    return score(args)
+
+
+GAME = GameSpec(
+    name="kingdomino",
+    title="Kingdomino",
+    piece_prefix="kingdomino",
+    players=Players(2, 4, _most),
+    options=(
+        Option("treasures", True, "The Lost Treasures: gem tokens in the kingdoms.",
+               (True, False)),
+        Option("dynasty", False, "Dynasty: three games, the scores summed.", (False, True)),
+        Option("middle_kingdom", False, "Middle Kingdom: 10 points for the castle in the "
+               "centre.", (False, True)),
+        Option("harmony", False, "Harmony: 5 points for a complete kingdom.", (False, True)),
+        Option("mighty_duel", False, "Mighty Duel: two players, all 48 dominoes, 7×7 "
+               "kingdoms.", (False, True)),
+    ),
+    seating=Seating("each player taps one of their kings", pieces.seat_of),
+    engine=_engine,
+    table=_table,
+    pieces=pieces.pieces,
+    put_back=takeback.put_back,
+    piece_words=pieces.words,
+    page=Page("view.js", style="view.css", extras=_extras, hint="ana, ben"),
+    selfplay=SelfPlay(
+        seats=lambda n: [f"seat{i + 1}" for i in range(n)],
+        policies={"random": selfplay.uniform, "greedy": selfplay.greedy},
+        variants={"2": (2, {}), "4": (4, {})},
+        record=selfplay.record,
+        summary=selfplay.summary,
+    ),
+    docs="docs/games/kingdomino.md",
+    bench="tabletap.games.kingdomino.bench",
+    soak=(SoakCase("kingdomino", ("ana", "ben")),),
+    score_file=ScoreFile(_score_arguments, _score, "a finished kingdom written as a kingdom "
+                         "file"),
+    scenarios="tabletap.games.kingdomino.scenarios",
+)

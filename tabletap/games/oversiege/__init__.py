@@ -1,0 +1,64 @@
+"""Oversiege, the castle-siege card game (rulebook "Official Rules, last updated 12.16.2020"), as
+one package: its engine (rules/), the table layer (table.py), its pieces, undo sentences,
+self-play policies and bench figures, and its page view. Decisions where the rulebook is silent
+are written in docs/games/oversiege.md. Importing this module loads no engine.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabletap.controller.gamespec import (
+    GameSpec,
+    Option,
+    Page,
+    Players,
+    Seating,
+    SelfPlay,
+    SoakCase,
+)
+from tabletap.games.oversiege import pieces, selfplay, takeback
+
+MAX_PLAYERS = 10  # GROUP PLAY: "games with up to ten players" (rules/setup.py checks it too)
+
+
+def _engine() -> Any:
+    from tabletap.games.oversiege.rules import ENGINE
+
+    return ENGINE
+
+
+def _table() -> Any:
+    from tabletap.games.oversiege.table import OversiegeTable
+
+    return OversiegeTable()
+
+
+GAME = GameSpec(
+    name="oversiege",
+    title="Oversiege",
+    piece_prefix="oversiege",
+    players=Players(2, MAX_PLAYERS),
+    options=(
+        Option("teams", None, "Teams of players who win together (a list of teams); none: "
+               "everyone plays alone."),
+        Option("first_crown_wins", False, "The first player to take a crown wins at once.",
+               (False, True)),
+    ),
+    seating=Seating("each player taps a card of their deck", pieces.seat_of),
+    engine=_engine,
+    table=_table,
+    pieces=pieces.pieces,
+    put_back=takeback.put_back,
+    piece_words=pieces.words,
+    page=Page("view.js", style="view.css", extras=None, hint="deck colours, e.g. red, blue"),
+    selfplay=SelfPlay(
+        seats=lambda n: [f"p{i + 1}" for i in range(n)],  # seats name decks: lower-case
+        policies={"random": selfplay.weighted, "greedy": selfplay.greedy},
+        variants={"2": (2, {}), "10": (10, {})},
+    ),
+    docs="docs/games/oversiege.md",
+    decks="a player's deck (repeatable; default red and blue)",
+    bench="tabletap.games.oversiege.bench",
+    soak=(SoakCase("oversiege", ("ana", "ben")),),
+)
