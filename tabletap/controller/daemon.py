@@ -20,6 +20,7 @@ from tabletap.controller.games.base import ButtonPressed, PieceLifted, PiecePlac
 from tabletap.controller.identity import Identifier, IdentityError
 from tabletap.controller.ports import Buttons, Clock, Poll, ReaderUnavailable, TagReader
 from tabletap.controller.presence import PresenceTracker
+from tabletap.controller.protocols import AdminDesk
 from tabletap.controller.rules.base import Rejection
 from tabletap.controller.session import TableSession
 from tabletap.controller.statelock import StateLock
@@ -171,7 +172,7 @@ class Daemon:
     # Parent cards (`admin/<n>`) go here, never to the game, and every tag while a box is being
     # enrolled: an object with tap(reader, piece, now), takes_tag(kind, reader, tag) and
     # tick(now), the phone page's desk (controller.web_requests.attach).
-    admin: Any = None
+    admin: AdminDesk | None = None
     # the defaults of poll.resting_period and poll.confirm_period (docs/nfc.md, "Waiting for a tap")
     resting_period: float | None = 0.06
     confirm_period: float | None = 0.02

@@ -26,6 +26,7 @@ from tabletap.controller.games.base import (
     TableInput,
 )
 from tabletap.controller.journal import GameHeader, Journal, Played
+from tabletap.controller.notices import Changed, Lights, Notices, Refused, Said
 from tabletap.controller.patterns import player_colour
 from tabletap.controller.ports import InputEvent, Outputs
 from tabletap.controller.rules.base import Engine, Event, Rejection
@@ -71,6 +72,9 @@ class TableSession:
     now: float = 0.0  # the time of the input being handled
     undos: int = 0  # actions taken back since the last accepted one
     _chance: set[int] = field(default_factory=set)  # actions whose engine drew chance
+    # Listeners (the phone page's side) learn what happened here from typed notices.
+    notices: Notices = field(default_factory=Notices)
+    resting: str | None = None  # a pattern the lights rest on instead of whose turn it is
 
     @property
     def playing(self) -> bool:
@@ -84,8 +88,7 @@ class TableSession:
         self.now = now
         routed = self.setup.route(self, event, now)
         if routed is not None:
-            self.last = routed
-            return routed
+            return self._answered(routed)
         assert self.engine is not None and self.table is not None
         try:
             if self.engine.is_over(self.state):
@@ -99,15 +102,14 @@ class TableSession:
             if interpreted is None:
                 return Result(None)
             if isinstance(interpreted, Pending):
-                self.narrate(f"  … {interpreted.message}")
+                self.line(f"  … {interpreted.message}")
                 self.speaker.say(spoken(self.table.said(self.state, interpreted.message)))
                 if interpreted.count is None:
                     self._show("pending", None, now, hold=False)
                 else:
                     self.show_turn(interpreted.count)
                     self._feedback_until = None
-                self.last = Result(None, pending=interpreted.message)
-                return self.last
+                return self._answered(Result(None, pending=interpreted.message))
             # A gesture may stand for several actions (with digital dice, the key tapped
             # at the chest is the move to its space and the try): all of them, or none.
             steps = interpreted if isinstance(interpreted, tuple) else (interpreted,)
@@ -149,8 +151,7 @@ class TableSession:
         self._answer(tuple(events), now)
         for action in resolved:
             self.table.accepted(action)
-        self.last = Result(True, events=tuple(events))
-        return self.last
+        return self._answered(Result(True, events=tuple(events)))
 
     def new_game(self, now: float) -> Result:
         """After a win, the same players start again (a long press of end-turn at the table):
@@ -198,8 +199,7 @@ class TableSession:
         self._chest(False)
         self._feedback_until = None
         self.show_turn()
-        self.last = Result(True, events=tuple(opening))
-        return self.last
+        return self._answered(Result(True, events=tuple(opening)))
 
     def abandon(self, now: float) -> Result:
         """Give up the game under way: journaled, archived, said aloud, never silent."""
@@ -226,8 +226,7 @@ class TableSession:
                 "Tap a game card to set up the next one.")
         self.tell(text)
         self._light("idle")
-        self.last = Result(True, events=(Event("abandoned", text),))
-        return self.last
+        return self._answered(Result(True, events=(Event("abandoned", text),)))
 
     def undo(self, now: float) -> Result:
         """Take back the last live action of the current turn, journaled before the table is
@@ -283,8 +282,7 @@ class TableSession:
             self._lock(now)
         self.tell(text)
         self._show("accepted", None, now, hold=True)
-        self.last = Result(True, events=(Event("undo", text, {"undid": last.action}),))
-        return self.last
+        return self._answered(Result(True, events=(Event("undo", text, {"undid": last.action}),)))
 
     def _gesture_pending(self) -> bool:
         """Whether the table layer holds a half-made gesture: it differs from a fresh one in
@@ -297,7 +295,7 @@ class TableSession:
 
     def tell(self, text: str) -> None:
         """A sentence of the play-by-play: printed, and said when the voice is on."""
-        self.narrate(f"  {text}")
+        self.line(f"  {text}")
         said = self.table.said(self.state, text) if self.table is not None else text
         self.speaker.say(spoken(said))
 
@@ -307,12 +305,26 @@ class TableSession:
         self.tell(text)
         if lights is not None:
             self._show(lights, None, now, hold=False)
-        self.last = Result(None, pending=text)
-        return self.last
+        return self._answered(Result(None, pending=text))
+
+    def line(self, text: str) -> None:
+        """A line of the play-by-play: printed (`narrate`) and published to the listeners."""
+        self.narrate(text)
+        self.notices.publish(Said(text))
+
+    def _answered(self, result: Result) -> Result:
+        """Every answer to an input goes through here: kept as `last`, and published."""
+        self.last = result
+        self.notices.publish(Changed("answer"))
+        return result
+
+    def show(self, pattern: str, now: float, hold: bool) -> None:
+        """Show `pattern` with the session's own timing: held for the feedback time, or until
+        the next answer (the pairing window's pattern, say)."""
+        self._show(pattern, None, now, hold)
 
     def quiet(self) -> Result:
-        self.last = Result(None)
-        return self.last
+        return self._answered(Result(None))
 
     def show_seats(self, seats: list[str]) -> None:
         """At set-up the lights count the seats, in the colour of the player who sat last."""
@@ -326,11 +338,11 @@ class TableSession:
     def reject(self, rejection: Rejection, now: float) -> Result:
         """Show a rejection; the game state is untouched by construction."""
         self.speaker.say(refusal(rejection.message))
-        self.narrate(f"  ✗ rejected ({rejection.code}): {rejection.message}")
+        self.line(f"  ✗ rejected ({rejection.code}): {rejection.message}")
+        self.notices.publish(Refused(rejection.code, rejection.message))
         log.warning("rejected %s: %s", rejection.code, rejection.message)
         self._show("rejected", None, now, hold=True)
-        self.last = Result(False, rejection)
-        return self.last
+        return self._answered(Result(False, rejection))
 
     def input(self, event: InputEvent, now: float) -> None:
         """Inputs the session itself answers (the lid switch), not the game."""
@@ -386,6 +398,7 @@ class TableSession:
         return True
 
     def _light(self, pattern: str, colour: str | None = None, count: int | None = None) -> None:
+        self.notices.publish(Lights(pattern, colour, count))
         try:
             if count is None:
                 self.outputs.lights.show(pattern, colour)
@@ -423,7 +436,12 @@ class TableSession:
         return self.seat_colour(winners[0], self.header.players.index(winners[0]))
 
     def show_turn(self, count: int | None = None) -> None:
-        """Whose turn it is, in their colour, with the table's count (or `count`)."""
+        """Whose turn it is, in their colour, with the table's count (or `count`); while a
+        listener holds a resting pattern (`resting`: a phone waiting to pair), that instead, so
+        an answer to a tap does not put it out."""
+        if self.resting is not None:
+            self._show(self.resting, None, self.now, hold=False)
+            return
         if self.engine is None or self.table is None:
             self._light("idle")
             return

@@ -13,30 +13,34 @@ dispatch to register.
 from __future__ import annotations
 
 import json
-import re
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from tabletap.controller import registry
 from tabletap.controller.enrolment import EnrolDesk, EnrolmentError
+from tabletap.controller.notices import Changed, Notice, Refused, Said
 from tabletap.controller.pairing import ADMIN_PIECE, PairingDesk, PairingError, PairingStore
+from tabletap.controller.protocols import TableDaemon
 from tabletap.controller.rules.base import JSON, Rejection
 from tabletap.controller.speech import piece_words
 
 PROTOCOL = 1
 FEED_LINES = 60
-REFUSAL = re.compile(r"^\s*✗ rejected \(([^)]*)\): (.*)$")
 
-Handler = Callable[[Any, dict[str, Any]], dict[str, Any]]
+Handler = Callable[[TableDaemon, dict[str, Any]], dict[str, Any]]
 Extras = Callable[[Any, Any], JSON]
 
 
 class WebSide:
     """What the daemon keeps for the page: the pairing desk, the last lines of the
-    play-by-play, the last refusal, and a counter that moves whenever any of it does."""
+    play-by-play, the last refusal, and a counter that moves whenever any of it does.
 
-    def __init__(self, daemon: Any, context: dict[str, Any] | None = None) -> None:
+    It listens to the session's notices (controller.notices) and changes nothing of the
+    session but its `resting` pattern, which it holds at `pairing` while a phone waits to pair,
+    so an answer to a tap in the window does not put the pattern out."""
+
+    def __init__(self, daemon: TableDaemon, context: dict[str, Any] | None = None) -> None:
         self.daemon = daemon
         # The adapters' context (`{"sim": True, "world": ...}` under --sim): the table check
         # presses the simulated buttons through it.
@@ -45,52 +49,46 @@ class WebSide:
         self.seq = 0
         self.refusal: dict[str, Any] | None = None
         self.counter = 0
-        self._seen: tuple[Any, ...] = ()
-        self._wrapped: Any = None
+        self._session: Any = None
+        self._desk_version = -1
         config = daemon.session.config
         self.desk = PairingDesk(PairingStore.load(config.state_dir), self._show, self._say,
                                 config.web.pairing_seconds)
         self.enrol = EnrolDesk(daemon.readers, daemon.identifier.registry, self._say)
-        self._wrap_session()
+        self._listen()
 
-    # -- the session's voice, copied for the page ------------------------------------------
+    # -- the session's notices -------------------------------------------------------------
 
-    def _wrap_session(self) -> None:
-        """Tee the session's play-by-play into the feed, and while a phone waits to pair make
-        the `pairing` pattern the lights' resting picture, so an answer to a tap in the window
-        does not put it out (again after a new session object)."""
+    def _listen(self) -> None:
+        """Subscribe to the daemon's session (again, should the daemon get a new one)."""
         session = self.daemon.session
-        if session.narrate is self._wrapped:
+        if session is self._session:
             return
-        inner, turn = session.narrate, session.show_turn
-
-        def narrate(text: str) -> None:
-            self._note(text)
-            inner(text)
-
-        def show_turn() -> None:
-            if self.desk.waiting:
-                self._show("pairing", False)
-            else:
-                turn()
-
-        self._wrapped = session.narrate = narrate
-        session.show_turn = show_turn
-
-    def _note(self, text: str) -> None:
-        self.seq += 1
+        if self._session is not None:
+            self._session.notices.unsubscribe(self._notice)
+        session.notices.subscribe(self._notice)
+        self._session = session
         self.counter += 1
-        self.lines.append({"seq": self.seq, "text": text.strip()})
-        m = REFUSAL.match(text)
-        if m:
-            self.refusal = {"seq": self.seq, "code": m.group(1), "message": m.group(2)}
+
+    def _notice(self, notice: Notice) -> None:
+        if isinstance(notice, Said):
+            self.seq += 1
+            self.lines.append({"seq": self.seq, "text": notice.text.strip()})
+            self.counter += 1
+        elif isinstance(notice, Refused):
+            self.refusal = {"seq": self.seq, "code": notice.code, "message": notice.message}
+            self.counter += 1
+        elif isinstance(notice, Changed):
+            self.counter += 1
 
     def _say(self, text: str) -> None:
-        self.daemon.session.narrate(text)
+        self.daemon.session.line(text)
 
     def _show(self, pattern: str, hold: bool) -> None:
+        """The desk's lights: its pattern, and while a phone waits, the resting picture too."""
         session = self.daemon.session
-        session._show(pattern, None, self.daemon.clock.now(), hold)  # the session's own timing
+        session.resting = "pairing" if self.desk.waiting else None
+        session.show(pattern, self.daemon.clock.now(), hold)
 
     # -- the daemon's hooks ------------------------------------------------------------------
 
@@ -111,16 +109,14 @@ class WebSide:
 
     def tick(self, now: float) -> None:
         self.desk.tick(now)
+        self.daemon.session.resting = "pairing" if self.desk.waiting else None
 
     # -- snapshots ---------------------------------------------------------------------------
 
     def current_counter(self) -> int:
-        self._wrap_session()
-        session = self.daemon.session
-        key = (id(session), id(session.state), session.actions, id(session.last),
-               self.desk.version)
-        if key != self._seen:
-            self._seen = key
+        self._listen()
+        if self.desk.version != self._desk_version:
+            self._desk_version = self.desk.version
             self.counter += 1
         return self.counter
 
@@ -169,7 +165,7 @@ class WebSide:
         }
 
 
-def attach(daemon: Any, context: dict[str, Any] | None = None) -> WebSide:
+def attach(daemon: TableDaemon, context: dict[str, Any] | None = None) -> WebSide:
     """Give `daemon` its pairing desk and feed (`tabletap run` does this at start, with the
     context its adapters were built with)."""
     side = WebSide(daemon, context)
@@ -205,8 +201,8 @@ EXTRAS: Mapping[str, Extras] = _Extras()
 # -- the request kinds ------------------------------------------------------------------------
 
 
-def _side(daemon: Any) -> WebSide:
-    side = getattr(daemon, "admin", None)
+def _side(daemon: TableDaemon) -> WebSide:
+    side: Any = getattr(daemon, "admin", None)
     if not isinstance(side, WebSide):
         side = attach(daemon)
     return side
@@ -216,7 +212,7 @@ def _error(text: str) -> dict[str, Any]:
     return {"ok": False, "error": text}
 
 
-def pair(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
+def pair(daemon: TableDaemon, request: dict[str, Any]) -> dict[str, Any]:
     """`{"pair": {"token_sha256": H, "label": L}}` starts a window;
     `{"pair": {"status": ID}}` tells whether the parent card confirmed it."""
     body = request["pair"]
@@ -233,7 +229,7 @@ def pair(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
     return {"ok": True, "request": r.id, "seconds_left": round(r.expires - now, 1)}
 
 
-def pairings(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
+def pairings(daemon: TableDaemon, request: dict[str, Any]) -> dict[str, Any]:
     """`{"pairings": true}` lists them; `{"pairings": {"check": H}}` says whether the session
     token with that hash is paired."""
     side, body = _side(daemon), request["pairings"]
@@ -244,7 +240,7 @@ def pairings(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
     return {"ok": True, "pairings": side.desk.listing()}
 
 
-def revoke(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
+def revoke(daemon: TableDaemon, request: dict[str, Any]) -> dict[str, Any]:
     """`{"revoke": ID}`."""
     try:
         gone = _side(daemon).desk.revoke(request["revoke"])
@@ -255,7 +251,7 @@ def revoke(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
     return {"ok": True, "revoked": gone.public()}
 
 
-def enrol(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
+def enrol(daemon: TableDaemon, request: dict[str, Any]) -> dict[str, Any]:
     """`{"enrol": {"game": G, "decks": [...]}}` puts the daemon in enrolment mode;
     `{"enrol": {"stop": true}}` ends it."""
     body, desk = request["enrol"], _side(daemon).enrol
@@ -271,7 +267,7 @@ def enrol(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
     return {"ok": True, "enrolment": desk.progress()}
 
 
-def doctor(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
+def doctor(daemon: TableDaemon, request: dict[str, Any]) -> dict[str, Any]:
     """`{"doctor": true}`: the running table's devices, as controller.table_health checks them:
     every check `tabletap doctor` makes while no game is under way; mid-game only those that
     move nothing, and `skipped` says why in a sentence."""
@@ -286,7 +282,7 @@ def doctor(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
                          for f in findings]}
 
 
-def snapshot(daemon: Any, request: dict[str, Any]) -> dict[str, Any]:
+def snapshot(daemon: TableDaemon, request: dict[str, Any]) -> dict[str, Any]:
     """`{"snapshot": true, "since": N}`: just the counter while it is still N, else the whole
     snapshot with the new counter."""
     side = _side(daemon)
@@ -308,7 +304,7 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-def handle(daemon: Any, request: dict[str, Any]) -> dict[str, Any] | None:
+def handle(daemon: TableDaemon, request: dict[str, Any]) -> dict[str, Any] | None:
     """The reply for a request of one of these kinds, or None for any other kind (the hook the
     request dispatch calls before its own kinds)."""
     for kind, handler in HANDLERS.items():
