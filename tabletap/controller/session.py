@@ -31,7 +31,18 @@ from tabletap.controller.patterns import player_colour
 from tabletap.controller.ports import InputEvent, Outputs
 from tabletap.controller.rules.base import Engine, Event, Rejection
 from tabletap.controller.speech import game_name, refusal, spoken
-from tabletap.controller.tablesetup import TableSetup
+from tabletap.controller.tablesetup import (
+    Abandon,
+    Decision,
+    GoOn,
+    Quiet,
+    Reject,
+    Start,
+    Table,
+    TableSetup,
+    Undo,
+    Wait,
+)
 from tabletap.controller.takeback import chance_reason, put_back
 from tabletap.controller.voice import Speaker
 
@@ -86,7 +97,8 @@ class TableSession:
 
     def handle(self, event: TableInput, now: float) -> Result:
         self.now = now
-        routed = self.setup.route(self, event, now)
+        decision = self.setup.route(self._table_view(), event, now)
+        routed = self._carry_out(decision, now) if decision is not None else None
         if routed is not None:
             return self._answered(routed)
         assert self.engine is not None and self.table is not None
@@ -152,6 +164,38 @@ class TableSession:
         for action in resolved:
             self.table.accepted(action)
         return self._answered(Result(True, events=tuple(events)))
+
+    def _table_view(self) -> Table:
+        return Table(self.playing, self.header.game if self.header else None,
+                     self.state is not None, self.config.options_for)
+
+    def _carry_out(self, decision: Decision, now: float) -> Result | None:
+        """Do what the set-up decided (controller.tablesetup); None lets the game have the
+        input."""
+        match decision:
+            case Wait(text, lights, seats):
+                if seats is not None:
+                    self.show_seats(list(seats))
+                    self.notices.publish(Changed("setup"))
+                return self.waiting(text, now, lights=lights)
+            case Reject(rejection):
+                return self.reject(rejection, now)
+            case Quiet():
+                return self.quiet()
+            case Start(game, players):
+                result = self.start(game, list(players), now)
+                if result.accepted:
+                    self.setup.started()
+                return result
+            case Undo():
+                return self.undo(now)
+            case Abandon(then):
+                self.abandon(now)
+                return self._carry_out(then, now)
+            case GoOn(text):
+                self.tell(text)
+                return None
+        raise AssertionError(f"a decision the session does not know: {decision!r}")
 
     def new_game(self, now: float) -> Result:
         """After a win, the same players start again (a long press of end-turn at the table):

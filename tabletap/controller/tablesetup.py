@@ -23,15 +23,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tabletap.controller import registry
 from tabletap.controller.games.base import ButtonPressed, PieceLifted, PiecePlaced, TableInput
 from tabletap.controller.rules.base import Rejection
 from tabletap.controller.speech import game_name, piece_words
-
-if TYPE_CHECKING:
-    from tabletap.controller.session import Result, TableSession
 
 GAME_CARD = re.compile(r"^game/([a-z0-9]+(?:-[a-z0-9]+)*)$")
 ABANDON_WINDOW = 10.0  # seconds between the steps of the abandon and undo gestures
@@ -68,9 +65,76 @@ def how_to_join(game: str) -> str:
     return spec.seating.how if spec is not None else HOW_TO_JOIN_DEFAULT
 
 
+@dataclass(frozen=True)
+class Table:
+    """What the set-up needs to know of the table to decide: whether a game is under way, the
+    game it is (or last was), whether a finished game is still on the table, and the options a
+    game would start with."""
+
+    playing: bool
+    game: str | None
+    finished: bool
+    options_for: Callable[[str], dict[str, Any]]
+
+
+# -- the decisions the session carries out -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Wait:
+    """Say `text` and show `lights` (None: leave them); with `seats`, count them first."""
+
+    text: str
+    lights: str | None = "pending"
+    seats: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Reject:
+    rejection: Rejection
+
+
+@dataclass(frozen=True)
+class Quiet:
+    """The input means nothing now."""
+
+
+@dataclass(frozen=True)
+class Start:
+    """Start `game` for `players`; the set-up is over if it starts (`TableSetup.started`)."""
+
+    game: str
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Undo:
+    """Take back the last move (or say there is nothing to take back)."""
+
+
+@dataclass(frozen=True)
+class Abandon:
+    """Abandon the game under way, then carry out `then` (the set-up the last card opens)."""
+
+    then: Wait | Reject
+
+
+@dataclass(frozen=True)
+class GoOn:
+    """The family changed their mind: say so, and let the game have the input."""
+
+    text: str = "The game goes on."
+
+
+Decision = Wait | Reject | Quiet | Start | Undo | Abandon | GoOn
+
+
 @dataclass
 class TableSetup:
-    """The set-up in progress (game and seats) and the abandon gesture's progress."""
+    """The set-up in progress (game and seats) and the abandon gesture's progress.
+
+    `route` decides and returns a Decision, which the session carries out: the set-up never
+    calls back into the session, so the two do not import each other."""
 
     game: str | None = None
     seats: list[str] = field(default_factory=list)
@@ -80,114 +144,105 @@ class TableSetup:
     def view(self) -> dict[str, Any]:
         return {"game": self.game, "seats": list(self.seats)}
 
+    def started(self) -> None:
+        """The game the set-up asked for has started: the set-up is over."""
+        self.game, self.seats = None, []
+
     # -- routing --------------------------------------------------------------------------
 
-    def route(self, session: TableSession, event: TableInput, now: float) -> Result | None:
-        """Answer `event` if it belongs to the set-up or the abandon gesture; None lets the
-        game have it."""
+    def route(self, table: Table, event: TableInput, now: float) -> Decision | None:
+        """What to do with `event` if it belongs to the set-up or the abandon gesture; None
+        lets the game have it."""
         if self.abandon_step and now - self.abandon_since > ABANDON_WINDOW:
             self.abandon_step = 0
         card = game_card(event.piece) if isinstance(event, PiecePlaced) else None
-        if session.playing:
-            return self._in_play(session, event, card, now)
+        if table.playing:
+            return self._in_play(table, event, card, now)
         if card is not None:
-            return self.open(session, card)
+            return self.open(card)
         if self.game is None:
-            if session.state is not None:
+            if table.finished:
                 return None  # a finished game: the session answers (new game, lifts)
             if isinstance(event, PiecePlaced):
-                return session.reject(Rejection(
-                    "no-game", "No game is under way: tap a game card first."), now)
-            return session.quiet()
-        return self._seating(session, event, now)
+                return Reject(Rejection("no-game", "No game is under way: tap a game card "
+                                        "first."))
+            return Quiet()
+        return self._seating(table, event)
 
-    def _in_play(self, session: TableSession, event: TableInput, card: str | None,
-                 now: float) -> Result | None:
-        current = session.header.game if session.header else "?"
+    def _in_play(self, table: Table, event: TableInput, card: str | None,
+                 now: float) -> Decision | None:
+        current = table.game or "?"
         if card is not None and self.abandon_step == 2:
             self.abandon_step = 0
-            session.abandon(now)
-            return self.open(session, card)
+            return Abandon(self.open(card))
         if card is not None:
             self.abandon_step, self.abandon_since = 1, now
-            return session.waiting(
+            return Wait(
                 f"A game of {game_name(current)} is under way. To take back the last move, "
                 "press the roll button. To abandon the game, hold the end-turn button, then tap "
-                "a game card again.", now)
+                "a game card again.")
         if self.abandon_step == 1 and event == ButtonPressed(UNDO_BUTTON, long=False):
             self.abandon_step = 0
-            return session.undo(now)
+            return Undo()
         if self.abandon_step == 1 and event == ButtonPressed(START_BUTTON, long=True):
             self.abandon_step, self.abandon_since = 2, now
-            return session.waiting(
-                f"Tap a game card now to abandon this game of {game_name(current)}.", now)
+            return Wait(f"Tap a game card now to abandon this game of {game_name(current)}.")
         if self.abandon_step and not isinstance(event, PieceLifted):
             self.abandon_step = 0  # anything else: the family changed their mind
-            session.tell("The game goes on.")
+            return GoOn()
         return None
 
     # -- set-up ---------------------------------------------------------------------------
 
-    def open(self, session: TableSession, game: str) -> Result:
+    def open(self, game: str) -> Wait | Reject:
         """A game card was tapped with no game under way: begin (or restart) its set-up."""
-        try:
-            seat_rule(game)
-        except Rejection:
-            return session.reject(Rejection(
-                "unknown-game", f"This card names {game}, a game tabletap does not know."),
-                session.now)
+        if registry.find(game) is None:
+            return Reject(Rejection(
+                "unknown-game", f"This card names {game}, a game tabletap does not know."))
         self.game, self.seats, self.abandon_step = game, [], 0  # again: seats anew
-        how = how_to_join(game)
-        return session.waiting(
-            f"Setting up {game_name(game)}: {how}. Then hold the end-turn button to start.",
-            session.now, lights="idle")
+        return Wait(f"Setting up {game_name(game)}: {how_to_join(game)}. Then hold the "
+                    "end-turn button to start.", lights="idle")
 
-    def _seating(self, session: TableSession, event: TableInput, now: float) -> Result:
+    def _seating(self, table: Table, event: TableInput) -> Decision:
         assert self.game is not None
         if event == ButtonPressed(START_BUTTON, long=True):
-            return self._start(session, now)
+            return self._start()
         if event == ButtonPressed(JOIN_BUTTON, long=True):
-            return session.undo(now)  # the undo gesture: says there is nothing to take back
+            return Undo()  # the undo gesture: says there is nothing to take back
         if isinstance(event, ButtonPressed) and not event.long and event.name == JOIN_BUTTON \
                 and registry.game(self.game).seating.by_button:
             n = len(self.seats) + 1
             while f"player {n}" in self.seats:
                 n += 1
-            return self._join(session, f"player {n}", now)
+            return self._join(table, f"player {n}")
         if not isinstance(event, PiecePlaced):
-            return session.quiet()
+            return Quiet()
         rule = seat_rule(self.game)
         player = rule(event.piece) if rule else None
         if player is None:
-            how = how_to_join(self.game)
-            return session.reject(Rejection(
+            return Reject(Rejection(
                 "not-a-seat", f"{piece_words(event.piece)} does not seat anyone in "
-                f"{game_name(self.game)}: {how}."), now)
-        return self._join(session, player, now)
+                f"{game_name(self.game)}: {how_to_join(self.game)}."))
+        return self._join(table, player)
 
-    def _join(self, session: TableSession, player: str, now: float) -> Result:
+    def _join(self, table: Table, player: str) -> Decision:
         assert self.game is not None
         if player in self.seats:
-            return session.reject(Rejection(
+            return Reject(Rejection(
                 "already-seated", f"{player} has already joined, in seat "
-                f"{self.seats.index(player) + 1}."), now)
-        most = max_players(self.game, session.config.options_for(self.game))
+                f"{self.seats.index(player) + 1}."))
+        most = max_players(self.game, table.options_for(self.game))
         if most is not None and len(self.seats) >= most:
-            return session.reject(Rejection(
+            return Reject(Rejection(
                 "table-full", f"{game_name(self.game)} seats at most {most} players. Hold the "
-                "end-turn button to start, or tap the game card again to seat everyone anew."),
-                now)
+                "end-turn button to start, or tap the game card again to seat everyone anew."))
         self.seats.append(player)
-        session.show_seats(self.seats)
-        return session.waiting(f"{player} joins, in seat {len(self.seats)}.", now, lights=None)
+        return Wait(f"{player} joins, in seat {len(self.seats)}.", lights=None,
+                    seats=tuple(self.seats))
 
-    def _start(self, session: TableSession, now: float) -> Result:
+    def _start(self) -> Decision:
         assert self.game is not None
         if not self.seats:
-            how = how_to_join(self.game)
-            return session.reject(Rejection("no-players", f"Nobody has joined yet: {how}."), now)
-        game, seats = self.game, list(self.seats)
-        result = session.start(game, seats, now)
-        if result.accepted:
-            self.game, self.seats = None, []
-        return result
+            return Reject(Rejection("no-players", "Nobody has joined yet: "
+                                    f"{how_to_join(self.game)}."))
+        return Start(self.game, tuple(self.seats))
