@@ -58,6 +58,14 @@ $(CHROMIUM_STAMP): $(STAMP)
 	       "are skipped."; \
 	fi
 
+# The example game from outside (examples/memory, its own distribution): installed into the venv
+# the way a maker installs a game, so `make test` plays it at the table, on the page, in self-play
+# and in its scenarios, with nothing under tabletap/ changed for it (docs/ADDING-A-GAME.md).
+MEMORY_STAMP := $(VENV)/.memory
+$(MEMORY_STAMP): $(STAMP) examples/memory/pyproject.toml
+	@$(BIN)/pip install --quiet --no-deps -e ./examples/memory
+	@touch $@
+
 run: $(STAMP)
 	$(BIN)/tabletap sim run --play-by-play scenarios/magic-keys/demo-three-players.yaml
 
@@ -70,12 +78,12 @@ $(TOOLS_STAMP):
 	fi
 	@mkdir -p build && touch $@
 
-test: $(STAMP) $(NPM_STAMP) $(VOICE_STAMP) $(CHROMIUM_STAMP) $(TOOLS_STAMP)
+test: $(STAMP) $(MEMORY_STAMP) $(NPM_STAMP) $(VOICE_STAMP) $(CHROMIUM_STAMP) $(TOOLS_STAMP)
 	$(BIN)/ruff check .
 	TABLETAP_REQUIRE_MICROPYTHON=$$( [ -f $(NPM_STAMP) ] || [ -n "$$CI" ] && echo 1 ) \
 	TABLETAP_REQUIRE_BROWSER=$$( [ -f $(CHROMIUM_STAMP) ] || [ -n "$$CI" ] && echo 1 ) $(BIN)/pytest
 	$(BIN)/python tools/scenarios.py --check
-	$(BIN)/tabletap sim run scenarios/*/*.yaml
+	$(BIN)/tabletap sim run scenarios/*/*.yaml examples/memory/scenarios/*.yaml
 
 # The maker's release: a wheel (runtime dependencies only) and the Pi image built from it.
 VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)

@@ -156,8 +156,9 @@ class GameSpec:
     table: Callable[[], GameTable]
     # every piece id of the set; `decks` for a game whose players bring their own set
     pieces: Callable[[tuple[str, ...]], list[str]]
-    # what to put back on the table after undoing an action (the action's journal JSON)
-    put_back: Callable[[JSON], str]
+    # what to put back on the table after undoing an action: (the action's journal JSON, the
+    # state before it) -> the sentence; "" when nothing on the table moved
+    put_back: Callable[[JSON, Any], str]
     # a piece id's words ("blue key 3") from its parts after the prefix; None: said plainly
     piece_words: Callable[[list[str]], str | None]
     page: Page

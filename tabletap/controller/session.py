@@ -318,7 +318,7 @@ class TableSession:
         self._chance.discard(last.number)
         self.state, self.actions = last.before, self.actions - 1
         self.table = type(self.table)() if self.table is not None else None
-        text = f"Taken back. {put_back(self.header.game, last.action)}".strip()
+        text = f"Taken back. {put_back(self.header.game, last.action, last.before)}".strip()
         if handed_over:
             text += f" It is {owner}'s turn again."
         if any(ev.kind == "chest-open" for ev in last.events) and self.outputs.chest.is_open:

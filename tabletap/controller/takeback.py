@@ -32,14 +32,14 @@ def chance_reason(action: JSON) -> str | None:
 GENERIC = "Put back on the table what that move changed."
 
 
-def put_back(game: str, action: JSON) -> str:
-    """The sentence that tells the family how to restore the table after undoing `action`: the
-    game's own `put_back` (controller.gamespec), or a plain sentence where it has none for an
-    action shape (a journal from a newer version, say)."""
+def put_back(game: str, action: JSON, before: Any = None) -> str:
+    """The sentence that tells the family how to restore the table after undoing `action`
+    (played on the state `before`): the game's own `put_back` (controller.gamespec), or a
+    plain sentence where it has none for an action shape (a journal from a newer version)."""
     spec = registry.find(game)
     if spec is None:
         return GENERIC
     try:
-        return spec.put_back(action)
+        return spec.put_back(action, before)
     except (KeyError, TypeError, ValueError):  # an action shape the game does not know
         return GENERIC

@@ -30,7 +30,15 @@ from tabletap.games.key_to_the_kingdom.rules.actions import (
     TakeMagic,
     Use,
 )
-from tabletap.games.key_to_the_kingdom.rules.state import KttkState
+from tabletap.games.key_to_the_kingdom.rules.state import (
+    ChallengeAsk,
+    GotoTask,
+    KttkState,
+    Phase,
+    ask_from_json,
+    task_from_json,
+    task_to_json,
+)
 
 
 def game(players: list[str] | None = None, options: dict | None = None, **setup) -> KttkState:
@@ -367,6 +375,9 @@ def test_key_adventure_one_step_per_success_then_the_key():
     for _ in range(5):
         s = play(s, Roll(8), Resolve())
     assert s.phase == "key"
+    # the typed ask and task go out as the dicts the journal and the page have always read
+    assert E.public_view(s)["ask"] == {"hero": "knight", "colour": "red"}
+    assert E.state_to_json(s)["todo"] == [{"t": "goto", "hero": "knight", "space": "h7"}]
     refused(s, TakeKey("blue/1"), "wrong-colour")
     s = play(s, TakeKey("red/2"))
     assert s.key_colours("knight") == {"red"} and s.positions["knight"] == "h7"
@@ -546,3 +557,32 @@ def test_every_roll_tells_the_family_what_it_meets_and_which_button_takes_it():
     out = E.apply(game(), Roll(6))
     assert any("Press end-turn to hear each one, hold it to go." in e.text
                for e in out.events)
+
+
+# -- the state's typed values -------------------------------------------------------------------
+
+
+def test_phases_asks_and_tasks_are_typed_and_keep_their_json_forms():
+    """A misspelt phase, ask field or task kind fails where it is written; the JSON forms are
+    the strings and dicts of before, key for key and in order (journals, the page read them)."""
+    with pytest.raises(AttributeError):
+        Phase.TRUN  # noqa: B018
+    with pytest.raises(ValueError):
+        Phase("trun")
+    assert Phase.DEMON_DIE == "demon-die"
+    effect = ChallengeAsk("knight", "wolves", 5, ({"refresh": 1},), ())
+    assert effect.to_json() == {"hero": "knight", "source": "wolves", "target": 5,
+                                "success": [{"refresh": 1}], "fail": []}
+    minor = replace(effect, leave_success="", leave_fail="h3")  # a minor adventure leaves
+    assert list(minor.to_json(effects=False)) == ["hero", "source", "target", "leave_success",
+                                                  "leave_fail"]
+    assert ask_from_json(minor.to_json()) == minor and ask_from_json({}) is None
+    with pytest.raises(TypeError):
+        ask_from_json({"hero": "knight", "colour": "red", "colur": "red"})
+    goto = GotoTask("knight", "h7")
+    assert task_to_json(goto) == {"t": "goto", "hero": "knight", "space": "h7"}
+    assert task_from_json(task_to_json(goto)) == goto
+    with pytest.raises(KeyError):
+        task_from_json({"t": "activate", "hero": "knight", "space": "h7"})
+    with pytest.raises(TypeError):
+        GotoTask("knight", spcae="h7")  # type: ignore[call-arg]

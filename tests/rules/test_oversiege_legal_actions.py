@@ -1,18 +1,21 @@
-"""legal_actions is generated without applying every candidate (checks judged once per card,
-notes kept on shared sides): it must list exactly the candidates `apply` accepts, in the same
-order, in every kind of table, all along random games."""
+"""legal_actions is the checks `apply` runs, asked about every candidate play (`_candidates`:
+every loose card with every target its kind names) and remembered from state to state under
+what they read: it must list exactly the candidates `apply` accepts, in the same order, in every
+kind of table, all along random games and in random positions no game was needed to reach."""
 
 from __future__ import annotations
 
 import random
+from importlib import resources
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletap.controller.rules.base import Rejection
 from tabletap.controller.selfplay.play import chooser
 from tabletap.games.oversiege.rules import ENGINE as E
-from tabletap.games.oversiege.rules import OversiegeState
+from tabletap.games.oversiege.rules import OversiegeEngine, OversiegeState
+from tabletap.games.oversiege.rules.data import ARMAMENTS, TOWERS, parse_cards
 
 TABLES = st.sampled_from([
     (["red", "blue"], {}),
@@ -22,13 +25,23 @@ TABLES = st.sampled_from([
     (["red", "blue", "green"], {"first_crown_wins": True}),
 ])
 
+_TEXT = resources.files("tabletap.games.oversiege.rules").joinpath("cards.yaml").read_text()
+# A maker's copy (cards.yaml is theirs to correct) whose double stone shows the ram icon and
+# whose fourth tower the ram can break: a double then takes the last tower and, the way now
+# open, the entrance with one shot (ORDER), which the packaged icons never allow.
+MAKER = OversiegeEngine(parse_cards(
+    _TEXT.replace("double-stone: {status: likely, armament: catapult, icon: stone, hits: 2}",
+                  "double-stone: {status: likely, armament: catapult, icon: ram, hits: 2}")
+    .replace("tower/4: {status: guess, red: [bolt]", "tower/4: {status: guess, red: [bolt, ram]")
+))
 
-def accepted(state: OversiegeState) -> list:
+
+def accepted(state: OversiegeState, engine: OversiegeEngine = E) -> list:
     """The slow, obvious answer: every candidate apply accepts."""
     out = []
-    for action in E._candidates(state):
+    for action in engine._candidates(state):
         try:
-            E.apply(state, action)
+            engine.apply(state, action)
         except Rejection:
             continue
         out.append(action)
@@ -38,6 +51,9 @@ def accepted(state: OversiegeState) -> list:
 @settings(max_examples=12, deadline=None)
 @given(table=TABLES, seed=st.integers(0, 2**32 - 1), policy=st.sampled_from(["random", "greedy"]))
 def test_legal_actions_are_what_apply_accepts(table, seed, policy):
+    """Every section (TURNS, ARMAMENTS, PROJECTILES, REBUILD, KEY, BLOCKADE, GROUP PLAY) as
+    the checks apply runs state it: legal_actions lists the candidates apply accepts, in
+    order, all along self-played games."""
     players, options = table
     choose = chooser("oversiege", policy)
     rng = random.Random(seed)
@@ -46,6 +62,67 @@ def test_legal_actions_are_what_apply_accepts(table, seed, policy):
         if E.is_over(state):
             break
         legal = E.legal_actions(state)
-        if step % 4 == 0:
+        if step % 6 == 0:
             assert legal == accepted(state)
         state = E.apply(state, choose(E, state, legal, rng)).state
+
+
+def scattered(engine: OversiegeEngine, players: list[str], options: dict, seed: int
+              ) -> OversiegeState:
+    """A position drawn at random rather than played to: castles partly down (the entrance
+    too, as after a rebuild of a tower behind it), armaments and blockades in play, cards in
+    the discard piles, hands of two to seven, this turn's draw, crowns taken."""
+    rng = random.Random(seed)
+    state = engine.new_game(players, seed, options, {}).clone()
+    castle = [*TOWERS, "entrance"]
+    for player, side in state.sides.items():
+        deck = engine.cards.deck_cards(player)
+        side.destroyed = rng.sample(castle, rng.choice([0, 1, 2, 3, 4, 4, 5, 5]))
+        side.armaments = rng.sample([c for c in deck if c.split("/")[2] in ARMAMENTS],
+                                    rng.choice([0, 1, 1, 2, 2]))
+        side.blockade = rng.choice([None, None, f"oversiege/{player}/blockade/1"])
+        rest = [c for c in deck if c not in side.in_play()]
+        side.discard = rng.sample(rest, rng.randint(0, 8))
+        loose = len(rest) - len(side.discard)
+        side.hand = rng.randint(2, min(7, loose))
+        side.deck = loose - side.hand
+    # crowns taken: never the player to move's, and at least one other team stays in
+    state.turn = rng.randrange(len(players))
+    others = [t for t in state.teams if state.current not in t]
+    for team in others[1:]:
+        for player in team:
+            if player != state.current and rng.random() < 0.4:
+                state.sides[player].chamber_open = True
+                state.sides[player].destroyed = list(castle)
+    state.drawn = rng.choice([0, 0, 1, 2, 3])
+    return state
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=TABLES, seed=st.integers(0, 2**32 - 1), maker=st.booleans())
+def test_every_candidate_is_legal_exactly_when_apply_accepts_it(table, seed, maker):
+    """Every section's rules (ORDER, TURNS, ARMAMENTS, PROJECTILES, REBUILD, KEY, BLOCKADE,
+    GROUP PLAY) live in one check per kind of play, and legal_actions only asks those checks
+    (in parts, remembered across states): in a random position, with the packaged cards or a
+    maker's, a candidate is in legal_actions if and only if apply accepts it, and the legal
+    list keeps the candidates' order. A rule the generator judged on its own, or a verdict
+    remembered under less than it reads, would show here as a play one side allows and the
+    other refuses."""
+    engine = MAKER if maker else E
+    players, options = table
+    state = scattered(engine, players, options, seed)
+    candidates = engine._candidates(state)
+    legal = engine.legal_actions(state)
+    verdicts = {}
+    for action in candidates:
+        try:
+            engine.apply(state, action)
+        except Rejection as refusal:
+            assert refusal.code and refusal.message
+            verdicts[action] = False
+        else:
+            verdicts[action] = True
+    assert set(legal) <= set(candidates)
+    for action in candidates:
+        assert (action in legal) == verdicts[action], (action, verdicts[action])
+    assert legal == [a for a in candidates if verdicts[a]]

@@ -92,7 +92,7 @@ def test_every_action_of_a_played_game_has_its_undo_sentence(spec: GameSpec):
             data = engine.action_to_json(outcome.action)
             kind = str(data.get("type") or data.get("action"))
             if chance_reason(data) is None:
-                kinds.setdefault(kind, spec.put_back(data))
+                kinds.setdefault(kind, spec.put_back(data, state))
             state = outcome.state
     assert kinds
     for kind, sentence in kinds.items():

@@ -128,3 +128,17 @@ def test_magic_keys_draws_are_what_random_choice_draws():
         assert ours.random() == theirs.random()
     with pytest.raises(IndexError):
         _magic_keys_random(None, state, [], random.Random(1))
+
+
+def test_a_solo_game_has_no_turn_order_to_judge():
+    """With one seat the first seat wins every finished game it can: that is no advantage over
+    chance (which is 1), and the report says there is nothing to compare (a solo game of an
+    installed game, played by the engine alone)."""
+    from tabletap.controller.selfplay.play import GameRecord
+    from tabletap.controller.selfplay.report import render_text
+
+    records = [GameRecord(i, ["solo"], ["solo"], 10, 5, {"solo": 3}, True, ["solo"])
+               for i in range(20)]
+    summary = summarise("any-game", records, "random", {}, 0)
+    assert summary["first_seat_advantage"] == "one seat: no turn order to compare"
+    assert "1 player," in render_text(summary)

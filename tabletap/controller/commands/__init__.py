@@ -10,6 +10,7 @@ from SUMMARIES, so start-up does not pay for every command's imports.
 COMMANDS: list[str] = ["run", "state", "do", "score", "doctor", "tags", "firmware", "selfplay",
                        "new", "abandon", "undo", "content"]
 COMMANDS += ["journal"]  # check or repair the game journal (issue 14)
+COMMANDS += ["games"]  # the installed games (games are plugins)
 
 # Commands that share a module with others (its register() adds them all); the rest live in a
 # module of their own name.
@@ -31,6 +32,7 @@ SUMMARIES: dict[str, str] = {
     "undo": "take back the last action of the current turn",
     "content": "check a game's content pack",
     "journal": "check the game journal, or repair a damaged one",
+    "games": "list the installed games, their players and options",
 }
 
 

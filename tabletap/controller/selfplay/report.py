@@ -75,7 +75,8 @@ def summarise(
         "games": len(records), "finished": n, "shared_wins": shared,
         "chance_rate": chance,
         "seats": seat_rows,
-        "first_seat_advantage": _verdict(seat_rows[0], chance) if seat_rows else "no games",
+        "first_seat_advantage": "one seat: no turn order to compare" if seats == 1
+        else _verdict(seat_rows[0], chance) if seat_rows else "no games",
         "turns": _quantiles([r.turns for r in finished]),
         "actions": _quantiles([r.actions for r in finished]),
         "turns_histogram": sorted(Counter(r.turns for r in finished).items()),
@@ -100,7 +101,8 @@ def render_text(summary: dict[str, Any]) -> str:
     s = summary
     options = ", ".join(f"{k}={v}" for k, v in s["options"].items()) or "defaults"
     lines = [
-        f"{s['game']}: {s['games']} games, {s['players']} players, {s['policy']} policy, "
+        f"{s['game']}: {s['games']} games, {s['players']} player{'s' if s['players'] != 1 else ''},"
+        f" {s['policy']} policy, "
         f"options {options}, seed {s['seed']}",
     ]
     if s["finished"] != s["games"]:

@@ -23,7 +23,7 @@ def _items(items: Any) -> str:
     return " and ".join(_item(i) for i in items) if items else "nothing"
 
 
-def put_back(action: dict[str, Any]) -> str:
+def put_back(action: dict[str, Any], before: Any = None) -> str:
     k = str(action.get("action") or "")
     if k == "use":
         said = f"Turn {_item(action['item'])} back up: it is not used on this roll"

@@ -7,7 +7,7 @@ from typing import Any
 from tabletap.controller.speech import piece_words
 
 
-def put_back(action: dict[str, Any]) -> str:
+def put_back(action: dict[str, Any], before: Any = None) -> str:
     k = str(action.get("type") or action.get("action") or "")
     domino = action.get("domino")
     if k == "claim":

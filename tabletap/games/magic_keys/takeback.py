@@ -11,7 +11,7 @@ def _key(key: str) -> str:
     return "the golden key" if key == "gold" else f"the {piece_words('magic-keys/key/' + key)}"
 
 
-def put_back(action: dict[str, Any]) -> str:
+def put_back(action: dict[str, Any], before: Any = None) -> str:
     k = str(action.get("type") or action.get("action") or "")
     if k == "try-key":
         return (f"Put {_key(action['key'])} back on its space, and give back any gems it "

@@ -1,10 +1,14 @@
 """The Oversiege rules engine (rulebook: "Official Rules, last updated 12.16.2020").
 
 Every play is checked against the rulebook's sections (ORDER, TURNS, ARMAMENTS, PROJECTILES,
-REBUILD, KEY, BLOCKADE, GROUP PLAY) and the decisions written in docs/games/oversiege.md. A play
-is worked out on a fork of the state (OversiegeState.fork: the castles a play looks at are
-copied, the others shared), so a rejection anywhere leaves the caller's state as it was, and an
-accepted play returns the fork.
+REBUILD, KEY, BLOCKADE, GROUP PLAY) and the decisions written in docs/games/oversiege.md.
+
+Each kind of play has one check (`_check_armament`, `_check_attack`, ...) and one effect
+(`_armament`, `_attack`, ...). `apply` asks the check, raises the refusal it returns, and only
+then works the effect out on a fork of the state (OversiegeState.fork: the castles a play
+touches are copied, the others shared), so a refused play leaves the caller's state as it was.
+`legal_actions` asks the very same checks about every candidate play (python-chess's way),
+remembering their verdicts under what they read, so no rule is written twice.
 """
 
 from __future__ import annotations
@@ -18,17 +22,43 @@ from tabletap.games.oversiege.rules import actions as act
 from tabletap.games.oversiege.rules.actions import Action
 from tabletap.games.oversiege.rules.data import (
     ARMAMENTS,
+    CASTLE_CARDS,
     CHAMBER,
     ENTRANCE,
     PROJECTILES,
     TOWERS,
     Cards,
-    Projectile,
     load_cards,
 )
 from tabletap.games.oversiege.rules.pieces import Piece, castle_id, parse_piece
 from tabletap.games.oversiege.rules.setup import build_state
 from tabletap.games.oversiege.rules.state import HAND_KEPT, OversiegeState, Side, draw_count
+
+Fault = tuple[str, Callable[[], str]]
+"""A refusal as a check returns it: (code, the message). The message is built only when asked
+for: legal-move generation asks the checks about hundreds of plays, most of them refused, and
+reads no sentence."""
+
+Check = Callable[[OversiegeState, Action], "Fault | None"]
+Effect = Callable[[OversiegeState, Action], list[Event]]
+Targets = tuple[str, ...]
+
+# The plays made from hand: the card kinds each one takes and how its refusals name them.
+FROM_HAND: dict[str, tuple[tuple[str, ...], str]] = {
+    "armament": (ARMAMENTS, "an armament"),
+    "attack": (PROJECTILES, "a projectile"),
+    "rebuild": (("rebuild",), "a rebuild card"),
+    "key": (("key",), "the key"),
+    "blockade": (("blockade",), "a blockade"),
+}
+PLAY_OF = {kind: play for play, (kinds, _) in FROM_HAND.items() for kind in kinds}
+VERDICTS_KEPT = 200_000  # remembered verdicts (and side numbers) before they are all dropped
+
+
+def _refused(refusal: Rejection) -> Fault:
+    """A Rejection raised by a helper (parse_piece) as a check's Fault."""
+    code, message = refusal.code, refusal.message
+    return code, lambda: message
 
 
 class OversiegeEngine:
@@ -36,23 +66,21 @@ class OversiegeEngine:
 
     def __init__(self, cards: Cards | None = None) -> None:
         self.cards = cards if cards is not None else load_cards()
-        self._decks: dict[str, list[str]] = {}  # player -> deck_cards(player), read once
-        self._castles: dict[str, list[str]] = {}  # player -> castle piece ids, built once
-        self._kinds: dict[str, list[tuple[str, str]]] = {}  # player -> (card, kind), once
-        # Verdicts legal_actions reuses from state to state, keyed by everything they read
-        # (see _situation, _signature): check_card on an own loose card, the aims a kind of
-        # projectile has at one side, and the doubles worked out by apply. Bounded: cleared
-        # when full.
+        self._decks: dict[str, list[tuple[str, str]]] = {}  # player -> (card, kind), once
+        self._castles: dict[str, list[str]] = {}  # player -> castle card ids, built once
+        self._castle_targets: dict[str, list[Targets]] = {}  # the same, as 1-tuples
+        # Verdicts legal_actions reuses from state to state, keyed by everything the check
+        # they stand for reads (see _Listing). Bounded: cleared when full.
         self._verdicts: dict[Any, Any] = {}
-        self._actions: dict[tuple[str, str | None, tuple[str, ...]], Action] = {}
-        self._handlers: dict[str, Callable[[OversiegeState, Action], list[Event]]] = {
-            "armament": self._armament,
-            "attack": self._attack,
-            "rebuild": self._rebuild,
-            "key": self._key,
-            "blockade": self._blockade,
-            "discard": self._discard,
-            "end-turn": self._end_turn,
+        self._actions: dict[tuple[str, str | None, Targets], Action] = {}
+        self._plays: dict[str, tuple[Check, Effect]] = {
+            "armament": (self._check_armament, self._armament),
+            "attack": (self._check_attack, self._attack),
+            "rebuild": (self._check_rebuild, self._rebuild),
+            "key": (self._check_key, self._key),
+            "blockade": (self._check_blockade, self._blockade),
+            "discard": (self._check_discard, self._discard),
+            "end-turn": (self._check_end_turn, self._end_turn),
         }
 
     # -- the Engine contract ------------------------------------------------------------------
@@ -66,158 +94,55 @@ class OversiegeEngine:
         return state
 
     def apply(self, state: OversiegeState, action: Action) -> Outcome[OversiegeState, Action]:
+        """The play's check first, on the state as it is (checks never change it); the effect
+        only once the check has passed, on a fork."""
         if state.over:
             raise Rejection("game-over", "The game is over; start a new one to play again.")
-        work = state.fork()
-        handler = self._handlers.get(action.kind)
-        if handler is None:
+        play = self._plays.get(action.kind)
+        if play is None:
             raise Rejection("bad-action", f"Oversiege has no play called {action.kind!r}.")
-        events = handler(work, action)
+        check, effect = play
+        fault = check(state, action)
+        if fault is not None:
+            raise Rejection(fault[0], fault[1]())
+        work = state.fork()
+        events = effect(work, action)
         return Outcome(work.settled(), action, tuple(events))
 
-    def legal_actions(self, state: OversiegeState) -> list[Action]:
-        """Every play `apply` accepts now. The daemon does not know the hand, so every card
-        that may be in it (neither in play nor discarded) is offered.
+    def check(self, state: OversiegeState, action: Action) -> None:
+        """Raise the Rejection `apply` would raise for `action`, or return if it is legal."""
+        if state.over:
+            raise Rejection("game-over", "The game is over; start a new one to play again.")
+        play = self._plays.get(action.kind)
+        if play is None:
+            raise Rejection("bad-action", f"Oversiege has no play called {action.kind!r}.")
+        fault = play[0](state, action)
+        if fault is not None:
+            raise Rejection(fault[0], fault[1]())
 
-        Generated without applying each candidate (python-chess's way): every play from hand
-        first passes `check_card`, judged once per card for all its targets; an aim is judged
-        by `_check_hit`, once per kind of projectile; the plays whose handlers check nothing
-        more than that are decided by those checks alone (`_candidates` judges them as it
-        lists them), and the rest (doubles at one side, remembered under the sides'
-        signatures) are worked out by `apply` on a fork that copies only what they touch."""
+    def legal_actions(self, state: OversiegeState) -> list[Action]:
+        """Every play `apply` accepts now, in the order of `_candidates`: the candidates that
+        pass their kind's check. The daemon does not know the hand, so every card that may be
+        in it (neither in play nor discarded) is a candidate.
+
+        The checks are asked in parts, each once for all the candidates it judges alike (see
+        _Listing): a check is its card's part (`_hand_fault`, or the whole of a discard's)
+        and then its targets' part, and a play is legal when both pass. The card's part reads
+        only the card's kind and the player's side, so it is asked once per kind of card and
+        a refused card's targets are not looked at; the targets' part does not read the card
+        beyond its kind, so all cards of a kind share it; and it is remembered from state to
+        state under what it reads of each side."""
         if state.over:
             return []
-        if len(self._verdicts) > 200_000:
+        if len(self._verdicts) > VERDICTS_KEPT:
             self._verdicts.clear()
-        judged: list[bool | None] = []
-        candidates = self._candidates(state, {}, self._card_keeper(state), {}, judged)
+        listing = _Listing(self, state)
+        action = self._action
         out: list[Action] = []
-        for action, ok in zip(candidates, judged, strict=True):
-            if ok is None:
-                try:
-                    self.apply(state, action)
-                except Rejection:
-                    ok = False
-                else:
-                    ok = True
-            if ok:
-                out.append(action)
+        for play, card, kind in self._loose_plays(state):
+            if listing.card_passes(play, card, kind):
+                out += [action(play, card, t) for t in listing.targets_passing(play, kind)]
         return out
-
-    def _card_keeper(self, state: OversiegeState) -> Callable[[str, bool], bool]:
-        """check_card's verdict on one of the current player's own loose cards (neither in
-        play nor discarded), remembered across states by everything it reads: the card's
-        kind, playing or discarding, the hand at two or fewer, nothing drawn this turn, the
-        kinds of armaments in play and whether a blockade stands (see _card_fault)."""
-        side = state.sides[state.current]
-        situation = (side.hand <= HAND_KEPT, state.drawn == 0,
-                     tuple(sorted(self._kind(a) for a in side.armaments)),
-                     side.blockade is None)
-        verdicts = self._verdicts
-
-        def keep(card: str, playing: bool) -> bool:
-            key = ("card", situation, self._kind(card), playing)
-            ok = verdicts.get(key)
-            if ok is None:
-                ok = verdicts[key] = self._card_ok(state, card, playing)
-            return ok
-
-        return keep
-
-    def _side_id(self, state: OversiegeState, player: str, ids: dict[Any, int],
-                 part: str = "") -> int:
-        """A number for everything about a player's side that aiming at it reads (_check_hit,
-        and a double's apply), the same for the same values in any state (noted in `ids` for
-        one listing). `part` "castle": only what aiming at its castle cards reads (what is
-        destroyed, whether the crown is taken); "play": only what aiming at its cards in play
-        reads (armaments, blockade, the crown); "": all of it."""
-        number = ids.get((player, part))
-        if number is None:
-            side = peek(state.sides, player)
-            if part == "castle":
-                signature: tuple[Any, ...] = (part, player, tuple(side.destroyed),
-                                              side.chamber_open)
-            elif part == "play":
-                signature = (part, player, tuple(side.armaments), side.blockade,
-                             side.chamber_open)
-            else:
-                signature = (part, self._side_id(state, player, ids, "castle"),
-                             self._side_id(state, player, ids, "play"))
-            number = self._verdicts.get(signature)
-            if number is None:
-                number = self._verdicts[signature] = len(self._verdicts)
-            ids[(player, part)] = number
-        return number
-
-    def _noted(
-        self, state: OversiegeState, action: Action, first: str, second: str,
-        ids: dict[Any, int],
-    ) -> bool:
-        """The verdict on a double whose card already passed check_card, worked out on a fork
-        once and remembered: past check_card, it depends on the targets' sides and the
-        attacker's team alone, so it is kept under their numbers (_side_id)."""
-        one, two = self._deck_of(first), self._deck_of(second)
-        if one not in state.sides or two not in state.sides:
-            return False
-        key = ("double", tuple(state.team_of(state.current)), self._kind(action.card or ""),
-               first, second, self._side_id(state, one, ids),  # type: ignore[arg-type]
-               self._side_id(state, two, ids))  # type: ignore[arg-type]
-        ok = self._verdicts.get(key)
-        if ok is None:
-            # what `_attack` does past check_card and the count of targets (both known to
-            # pass): the hits in order on a fork, each judged by `_hit`'s own check
-            work = state.fork()
-            try:
-                for target in self._hit_order(work, (first, second)):
-                    self._hit(work, state.current, self._kind(action.card or ""), target)
-            except Rejection:
-                ok = False
-            else:
-                ok = True
-            self._verdicts[key] = ok
-        return ok
-
-    def _deck(self, player: str) -> list[str]:
-        deck = self._decks.get(player)
-        if deck is None:
-            deck = self._decks[player] = self.cards.deck_cards(player)
-        return deck
-
-    def _deck_kinds(self, player: str) -> list[tuple[str, str]]:
-        """(card, kind) for each card of a player's deck (built once per name)."""
-        deck = self._kinds.get(player)
-        if deck is None:
-            deck = self._kinds[player] = [(c, self._kind(c)) for c in self._deck(player)]
-        return deck
-
-    def _castle(self, player: str) -> list[str]:
-        """The piece ids of a player's towers and entrance (built once per name)."""
-        ids = self._castles.get(player)
-        if ids is None:
-            ids = self._castles[player] = [castle_id(player, p) for p in (*TOWERS, ENTRANCE)]
-        return ids
-
-    def _chamber(self, player: str) -> str:
-        return castle_id(player, CHAMBER)
-
-    def _deck_of(self, card: str) -> str | None:
-        try:
-            return parse_piece(card, self.cards).deck
-        except Rejection:
-            return None
-
-    def _side_of(self, state: OversiegeState, card: str) -> Side | None:
-        deck = self._deck_of(card)
-        return None if deck is None else state.sides.get(deck)
-
-    def _card_ok(self, state: OversiegeState, card: str, playing: bool) -> bool:
-        if state.over:
-            return False
-        try:
-            piece = parse_piece(card, self.cards)
-        except Rejection:
-            return False
-        return self._card_fault(state, piece, playing) is None
 
     def state_to_json(self, state: OversiegeState) -> JSON:
         return state.to_json()
@@ -297,13 +222,96 @@ class OversiegeEngine:
             raise Rejection(fault[0], fault[1]())
         return piece
 
+    def needs_targets(self, card: str) -> int:
+        """How many cards a play taps after the card itself (0 for one-tap plays)."""
+        part = parse_piece(card, self.cards).part
+        if part in PROJECTILES:
+            return self.cards.projectiles[part].hits
+        return 1 if part in ("rebuild", "key") else 0
+
+    # -- the checks: one per kind of play -------------------------------------------------------
+    #
+    # A play from hand is checked in two parts, card first: `_hand_fault` (which reads the
+    # card and the player's side), then its targets' part (which reads the targets, the
+    # card's kind and the table). legal_actions leans on that split (see _Listing).
+
+    def _check_armament(self, state: OversiegeState, action: Action) -> Fault | None:
+        """ARMAMENTS: two in play at most; one may be discarded and replaced from hand."""
+        return (self._hand_fault(state, action, "armament")
+                or self._replace_fault(state, state.current, action.targets))
+
+    def _check_attack(self, state: OversiegeState, action: Action) -> Fault | None:
+        """PROJECTILES and BLOCKADE: fired from hand with the armament in play (check_card),
+        at the targets `_aim_fault` allows."""
+        fault = self._hand_fault(state, action, "attack")
+        if fault is not None or action.card is None:  # a card is named once the hand passes
+            return fault
+        return self._aim_fault(state, state.current, self._kind(action.card), action.targets)
+
+    def _check_rebuild(self, state: OversiegeState, action: Action) -> Fault | None:
+        """REBUILD: one destroyed tower or the entrance (see _rebuild_target_fault)."""
+        return (self._hand_fault(state, action, "rebuild")
+                or self._rebuild_targets_fault(state, state.current, action.targets))
+
+    def _check_key(self, state: OversiegeState, action: Action) -> Fault | None:
+        """KEY and ORDER 3: a chamber whose castle is down and unshielded (_key_target_fault);
+        TURNS: a key kept from the last turn waits for the following one (check_card)."""
+        return (self._hand_fault(state, action, "key")
+                or self._key_targets_fault(state, state.current, action.targets))
+
+    def _check_blockade(self, state: OversiegeState, action: Action) -> Fault | None:
+        """BLOCKADE: placed in front of your own castle; one at a time (check_card). It names
+        no target: any given are not looked at."""
+        return self._hand_fault(state, action, "blockade")
+
+    def _check_discard(self, state: OversiegeState, action: Action) -> Fault | None:
+        """TURNS: any card may be discarded, as long as two stay in hand (check_card)."""
+        if action.targets:
+            return ("bad-action", lambda: "A discard names one card and nothing else.")
+        if action.card is None:
+            return ("bad-action", lambda: "A discard needs the card.")
+        try:
+            piece = parse_piece(action.card, self.cards)
+        except Rejection as refusal:
+            return _refused(refusal)
+        return self._card_fault(state, piece, False)
+
+    def _check_end_turn(self, state: OversiegeState, action: Action) -> Fault | None:
+        """TURNS: "You must ALWAYS end your turn with two cards in your hand."""
+        if action.card is not None or action.targets:
+            return ("bad-action", lambda: "Ending the turn names no card.")
+        player = state.current
+        side = peek(state.sides, player)
+        if side.hand > HAND_KEPT:
+            extra = side.hand - HAND_KEPT
+            return ("hand-too-full", lambda: f"{player} holds {side.hand} cards: play or discard "
+                    f"{extra} more before ending the turn.")
+        return None
+
+    # -- the checks' parts ----------------------------------------------------------------------
+
+    def _hand_fault(self, state: OversiegeState, action: Action, play: str) -> Fault | None:
+        """The card part of a play from hand: a card of the kind `play` takes, which the
+        current player may play now (check_card). Reads the card and nothing of the
+        targets."""
+        kinds, what = FROM_HAND[play]
+        card = action.card
+        if card is None:
+            return ("bad-action", lambda: f"This play needs {what} card.")
+        try:
+            piece = parse_piece(card, self.cards)
+        except Rejection as refusal:
+            return _refused(refusal)
+        if piece.castle or piece.part not in kinds:
+            return ("wrong-card", lambda: f"{card} is not {what}.")
+        return self._card_fault(state, piece, True)
+
     def _card_fault(
         self, state: OversiegeState, piece: Piece, playing: bool
-    ) -> tuple[str, Callable[[], str]] | None:
-        """Why `check_card` refuses a parsed card: (code, the message, built only when asked
-        for), or None. Legal-move generation asks this for every card in the deck, most of
-        them refused, so the reason is returned rather than raised and no sentence is built
-        that nobody reads."""
+    ) -> Fault | None:
+        """Why `check_card` refuses a parsed card, or None. Of the player's side it reads
+        whether the card is in play or discarded, the hand, this turn's draw, the kinds of
+        armaments in play and whether a blockade stands (_Listing.situation)."""
         card = piece.id
         if piece.castle:
             return ("not-a-play", lambda: f"{card} is part of a castle: play a card from your "
@@ -315,7 +323,7 @@ class OversiegeEngine:
         if owner != state.current:
             return ("not-your-turn",
                     lambda: f"It is {state.current}'s turn; {card} belongs to {owner}'s deck.")
-        side = state.sides[owner]
+        side = peek(state.sides, owner)
         if card in side.in_play():
             return ("card-in-play", lambda: f"{card} is already in play, not in a hand.")
         if card in side.discard:
@@ -342,38 +350,228 @@ class OversiegeEngine:
                     "second one cannot be placed until it is hit.")
         return None
 
-    def needs_targets(self, card: str) -> int:
-        """How many cards a play taps after the card itself (0 for one-tap plays)."""
-        part = parse_piece(card, self.cards).part
-        if part in PROJECTILES:
-            return self.cards.projectiles[part].hits
-        return 1 if part in ("rebuild", "key") else 0
+    def _replace_fault(
+        self, state: OversiegeState, player: str, targets: Targets
+    ) -> Fault | None:
+        """ARMAMENTS: the targets' part of an armament: with one named, it is one of the
+        player's armaments in play, which the new one replaces; with none, fewer than two are
+        in play. Reads the player's armaments."""
+        side = peek(state.sides, player)
+        if targets:
+            old = targets[0]
+            if old not in side.armaments:
+                return ("not-your-armament", lambda: f"{old} is not one of {player}'s "
+                        "armaments in play, so it cannot be replaced.")
+        elif len(side.armaments) >= 2:
+            return ("armaments-full", lambda: f"{player} already has two armaments in play; "
+                    "tap the new one, then the one it replaces.")
+        return None
 
-    # -- the plays ------------------------------------------------------------------------------
+    def _aim_fault(
+        self, state: OversiegeState, attacker: str, kind: str, targets: Targets
+    ) -> Fault | None:
+        """PROJECTILES: the targets' part of an attack with a projectile of `kind`: as many
+        as it hits (or a double's one, _short_double_fault), different, and each hit allowed
+        in turn on what the hits before leave (_hits_fault)."""
+        projectile = self.cards.projectiles[kind]
+        if len(targets) != projectile.hits:
+            fault = self._short_double_fault(state, attacker, kind, targets)
+            if fault is not None:
+                return fault
+        if len(set(targets)) != len(targets):
+            return ("same-target", lambda: "A double projectile needs two different targets.")
+        return self._hits_fault(state, attacker, kind, targets)
+
+    def _short_double_fault(
+        self, state: OversiegeState, attacker: str, kind: str, targets: Targets
+    ) -> Fault | None:
+        """PROJECTILES: "Double projectiles can destroy two cards at once": a power, not a
+        duty. A double names one target only when no second card is in its reach (the last
+        standing tower, say); otherwise it names two, so a tap-by-tap table knows when the
+        play is complete. `target-count` for any other count."""
+        hits = self.cards.projectiles[kind].hits
+        if hits != 2 or len(targets) != 1:
+            return ("target-count", lambda: f"A {kind} hits {hits} card(s); "
+                    f"{len(targets)} target(s) were given.")
+        second = self._second_target(state, attacker, kind, targets[0])
+        if second is not None:
+            return ("target-count", lambda: f"A {kind} hits two cards and {second} can be its "
+                    "second target; name both.")
+        return None
+
+    def _second_target(
+        self, state: OversiegeState, attacker: str, kind: str, first: str
+    ) -> str | None:
+        """The first card on the table (`_table_cards`) other than `first` that a double
+        aimed at `first` could also hit, judged before and after the first hit (which may
+        open the way: the last tower, then the entrance), or None; None too when `first`
+        is refused on its own (the hit's check then says why)."""
+        if self._hit_fault(state, attacker, kind, first) is not None:
+            return None
+        after = self._after_hit(state, first)
+        for card in self._table_cards(state):
+            if card == first:
+                continue
+            for where in (state, after):
+                if self._hit_fault(where, attacker, kind, card) is None:
+                    return card
+        return None
+
+    def _hits_fault(
+        self, state: OversiegeState, attacker: str, kind: str, targets: Targets
+    ) -> Fault | None:
+        """Each hit of the attack in `_hit_order`, judged by `_hit_fault` on the state the
+        hits before it leave."""
+        order = self._hit_order(state, targets)
+        where = state
+        for n, target in enumerate(order, 1):
+            fault = self._hit_fault(where, attacker, kind, target)
+            if fault is not None:
+                return fault
+            if n < len(order):
+                where = self._after_hit(where, target)
+        return None
+
+    def _hit_fault(
+        self, state: OversiegeState, attacker: str, kind: str, target: str
+    ) -> Fault | None:
+        """Whether a projectile may be aimed at `target`, blockade or not (an aim the rules
+        forbid is refused even behind a blockade). Reads the attacker's team and the target
+        owner's side: its castle for a castle card, its cards in play for the others."""
+        fault = self._opponent_fault(state, attacker, target)
+        if fault is not None:
+            return fault
+        projectile = self.cards.projectiles[kind]
+        piece = parse_piece(target, self.cards)
+        victim = piece.deck
+        side = peek(state.sides, victim)
+        if piece.castle:
+            if piece.part == CHAMBER:
+                return ("chamber-not-attackable", lambda: "The chamber cannot be attacked: it is "
+                        "opened with the key once the towers and the entrance are down.")
+            if projectile.icon not in self.cards.red[piece.part]:
+                return ("wrong-icon", lambda: f"{target} does not show the red "
+                        f"{projectile.icon} icon, so a {kind} cannot destroy it.")
+            if not side.standing(piece.part):
+                return ("already-destroyed", lambda: f"{target} is already destroyed.")
+            if piece.part == ENTRANCE:
+                standing = [t for t in TOWERS if side.standing(t)]
+                if standing:
+                    return ("towers-standing", lambda: "All four towers must be destroyed "
+                            f"before the entrance; {victim}'s {_still_standing(standing)}.")
+        elif target == side.blockade:
+            pass
+        elif target in side.armaments:
+            if self._kind(target) != projectile.armament:
+                return ("wrong-icon", lambda: f"A {kind} destroys a {projectile.armament}, not "
+                        f"a {self._kind(target)}.")
+        else:
+            return ("not-a-target", lambda: f"{target} is not in play: a projectile hits a "
+                    "castle card, an armament or a blockade.")
+        return None
+
+    def _opponent_fault(
+        self, state: OversiegeState, player: str, target: str
+    ) -> Fault | None:
+        """A card of an opponent still in the game (ORDER; GROUP PLAY: a partner's cards and
+        an out player's are not targets)."""
+        try:
+            piece = parse_piece(target, self.cards)
+        except Rejection as refusal:
+            return _refused(refusal)
+        owner = piece.deck
+        if owner not in state.sides:
+            return ("unknown-deck", lambda: f"No player has the {owner} deck; players are "
+                    f"{', '.join(state.players)}.")
+        if owner == player:
+            return ("not-opponent", lambda: f"{target} is {player}'s own card.")
+        if not state.is_opponent(player, owner):
+            return ("not-opponent", lambda: f"{target} belongs to {owner}, {player}'s partner.")
+        if not state.in_game(owner):
+            return ("player-out", lambda: f"{owner}'s crown is taken; their cards are out.")
+        return None
+
+    def _one_target_fault(self, targets: Targets) -> Fault | None:
+        if len(targets) != 1:
+            return ("target-count", lambda: "This play takes exactly one target card.")
+        return None
+
+    def _rebuild_targets_fault(
+        self, state: OversiegeState, player: str, targets: Targets
+    ) -> Fault | None:
+        """The targets' part of a rebuild: one card, which `_rebuild_target_fault` allows."""
+        return (self._one_target_fault(targets)
+                or self._rebuild_target_fault(state, player, targets[0]))
+
+    def _rebuild_target_fault(
+        self, state: OversiegeState, player: str, target: str
+    ) -> Fault | None:
+        """REBUILD: a destroyed tower or entrance of the player's own castle; in bridge-style
+        play a partner's too (GROUP PLAY), while they are in the game. Reads the player's
+        team and the target's castle."""
+        try:
+            tp = parse_piece(target, self.cards)
+        except Rejection as refusal:
+            return _refused(refusal)
+        owner = tp.deck
+        if owner not in state.sides:
+            return ("unknown-deck", lambda: f"No player has the {owner} deck; players are "
+                    f"{', '.join(state.players)}.")
+        if not tp.castle or tp.part == CHAMBER:
+            return ("not-rebuildable",
+                    lambda: f"{target} cannot be rebuilt: only a tower or the entrance can.")
+        if owner != player and (not state.bridge or state.is_opponent(player, owner)):
+            return ("not-partner", lambda: f"{player} may rebuild only their own castle"
+                    + (" or a partner's." if state.bridge else "."))
+        if not state.in_game(owner):
+            return ("player-out", lambda: f"{owner}'s crown is taken; their castle is out.")
+        if peek(state.sides, owner).standing(tp.part):
+            return ("not-destroyed", lambda: f"{target} is not destroyed; nothing to rebuild.")
+        return None
+
+    def _key_targets_fault(
+        self, state: OversiegeState, player: str, targets: Targets
+    ) -> Fault | None:
+        """The targets' part of a key: one card, which `_key_target_fault` allows."""
+        return self._one_target_fault(targets) or self._key_target_fault(state, player, targets[0])
+
+    def _key_target_fault(
+        self, state: OversiegeState, player: str, target: str
+    ) -> Fault | None:
+        """KEY and ORDER 3: an opponent's chamber, once every tower and the entrance are down
+        (ORDER) and no blockade shields it (BLOCKADE). Reads the player's team and the
+        target owner's whole side."""
+        fault = self._opponent_fault(state, player, target)
+        if fault is not None:
+            return fault
+        tp = parse_piece(target, self.cards)
+        victim = tp.deck
+        if tp.part != CHAMBER:
+            return ("not-a-chamber", lambda: "The key opens a chamber: tap the chamber card.")
+        side = peek(state.sides, victim)
+        if side.blockade is not None:
+            return ("blockaded", lambda: f"{victim}'s blockade stands: the key cannot open the "
+                    "chamber until it is hit.")
+        standing = [p for p in (*TOWERS, ENTRANCE) if side.standing(p)]
+        if standing:
+            return ("castle-standing", lambda: "The chamber opens only when every tower and the "
+                    f"entrance are destroyed; {victim}'s {_still_standing(standing)}.")
+        return None
+
+    # -- the plays' effects (each runs only once its check has passed) -------------------------
 
     def _armament(self, state: OversiegeState, action: Action) -> list[Event]:
-        """ARMAMENTS: two in play at most; one may be discarded and replaced from hand."""
-        piece = self._hand_card(state, action, ARMAMENTS, "an armament")
+        """ARMAMENTS: the new armament goes into play; the one it replaces, if named, goes to
+        the discard pile."""
+        piece = self._card_of(action)
         side = state.sides[piece.deck]
         events: list[Event] = []
         if action.targets:
             old = action.targets[0]
-            if old not in side.armaments:
-                raise Rejection(
-                    "not-your-armament",
-                    f"{old} is not one of {piece.deck}'s armaments in play, so it cannot be "
-                    "replaced.",
-                )
             side.armaments.remove(old)
             side.discard.append(old)
             events.append(Event("discard", f"{old} goes to {piece.deck}'s discard pile.",
                                 {"player": piece.deck, "card": old}))
-        elif len(side.armaments) >= 2:
-            raise Rejection(
-                "armaments-full",
-                f"{piece.deck} already has two armaments in play; tap the new one, then the "
-                "one it replaces.",
-            )
         side.armaments.append(piece.id)
         side.hand -= 1
         events.insert(0, Event("armament", f"{piece.deck} places {piece.id}.",
@@ -381,33 +579,46 @@ class OversiegeEngine:
         return events
 
     def _attack(self, state: OversiegeState, action: Action) -> list[Event]:
-        """PROJECTILES and BLOCKADE: fire from hand with the armament in play; the projectile
-        destroys a castle card with its red icon or an opponent's armament of its type; a
-        blockade takes the hit instead (a double also hits its second target)."""
-        piece = self._hand_card(state, action, PROJECTILES, "a projectile")
-        projectile = self.cards.projectiles[piece.part]
+        """PROJECTILES and BLOCKADE: the projectile destroys a castle card with its red icon
+        or an opponent's armament of its type; a blockade takes the hit instead (a double also
+        hits its second target). The projectile is discarded."""
+        piece = self._card_of(action)
         attacker = piece.deck
-        if len(action.targets) != projectile.hits:
-            self._check_short_double(state, attacker, piece, projectile, action.targets)
-        if len(set(action.targets)) != len(action.targets):
-            raise Rejection("same-target", "A double projectile needs two different targets.")
         events = [Event("attack", f"{attacker} fires {piece.id}.",
                         {"player": attacker, "card": piece.id})]
         for target in self._hit_order(state, action.targets):
-            events.append(self._hit(state, attacker, piece.part, target))
+            events.append(self._strike(state, target))
         side = state.sides[attacker]
         side.hand -= 1
         side.discard.append(piece.id)
         return events
 
-    def _hit_order(self, state: OversiegeState, targets: tuple[str, ...]) -> list[str]:
+    def _hit_order(self, state: OversiegeState, targets: Targets) -> list[str]:
         """A blockade named as a target is hit first, whatever order it was tapped in: "the
         blockade and another element" is one shot, not a race between the two."""
-        blockades = {side.blockade for side in state.sides.values()}
-        return sorted(targets, key=lambda t: t not in blockades)
+        first = self._hit_first(state)
+        return sorted(targets, key=lambda target: self._hit_later(first, target))
 
-    def _hit(self, state: OversiegeState, attacker: str, kind: str, target: str) -> Event:
-        victim, piece = self._check_hit(state, attacker, kind, target)
+    def _hit_first(self, state: OversiegeState) -> set[str | None]:
+        """The cards a shot hits before the others it names: the blockades."""
+        return {side.blockade for side in state.sides.values()}
+
+    def _hit_later(self, first: set[str | None], target: str) -> bool:
+        """`_hit_order`'s sort key: targets keep their order but for those in `first`."""
+        return target not in first
+
+    def _after_hit(self, state: OversiegeState, target: str) -> OversiegeState:
+        """A fork of `state` with `target` hit (for the checks that judge a second hit)."""
+        after = state.fork()
+        self._strike(after, target)
+        return after
+
+    def _strike(self, state: OversiegeState, target: str) -> Event:
+        """One hit on an allowed target: a blockade standing in front of its castle takes the
+        hit and is discarded (BLOCKADE); otherwise the castle card turns to its destroyed side,
+        or the armament is discarded."""
+        piece = parse_piece(target, self.cards)
+        victim = piece.deck
         side = state.sides[victim]
         if side.blockade is not None:
             blockade = side.blockade
@@ -424,111 +635,11 @@ class OversiegeEngine:
         return Event("destroyed", f"{victim}'s {piece.part} is destroyed and discarded.",
                      {"player": victim, "card": target})
 
-    def _check_short_double(
-        self, state: OversiegeState, attacker: str, piece: Piece, projectile: Projectile,
-        targets: tuple[str, ...],
-    ) -> None:
-        """PROJECTILES: "Double projectiles can destroy two cards at once": a power, not a
-        duty. A double names one target only when no second card is in its reach (the last
-        standing tower, say); otherwise it names two, so a tap-by-tap table knows when the
-        play is complete. Raises `target-count` for any other count."""
-        if projectile.hits != 2 or len(targets) != 1:
-            raise Rejection(
-                "target-count",
-                f"A {piece.part} hits {projectile.hits} card(s); "
-                f"{len(targets)} target(s) were given.",
-            )
-        second = self._second_target(state, attacker, piece.part, targets[0])
-        if second is not None:
-            raise Rejection(
-                "target-count",
-                f"A {piece.part} hits two cards and {second} can be its second target; "
-                "name both.",
-            )
-
-    def _second_target(
-        self, state: OversiegeState, attacker: str, kind: str, first: str
-    ) -> str | None:
-        """A card a double aimed at `first` could also hit (judged before and after the first
-        hit, which may open the way: the last tower, then the entrance), or None."""
-        try:
-            self._check_hit(state, attacker, kind, first)
-        except Rejection:
-            return None  # the first aim is refused on its own; apply() says why
-        after = state.clone()
-        self._hit(after, attacker, kind, first)
-        for other in state.players:
-            if not state.is_opponent(attacker, other) or not state.in_game(other):
-                continue
-            cards = [castle_id(other, p) for p in (*TOWERS, ENTRANCE)]
-            cards += state.sides[other].in_play()
-            for card in cards:
-                if card == first:
-                    continue
-                for where in (state, after):
-                    try:
-                        self._check_hit(where, attacker, kind, card)
-                    except Rejection:
-                        continue
-                    return card
-        return None
-
-    def _check_hit(
-        self, state: OversiegeState, attacker: str, kind: str, target: str
-    ) -> tuple[str, Piece]:
-        """Whether a projectile may be aimed at `target`, blockade or not (an aim the rules
-        forbid is refused even behind a blockade); raises the reason it may not."""
-        projectile = self.cards.projectiles[kind]
-        victim, piece = self._opponent_card(state, attacker, target)
-        side = state.sides[victim]
-        if piece.castle:
-            if piece.part == CHAMBER:
-                raise Rejection(
-                    "chamber-not-attackable",
-                    "The chamber cannot be attacked: it is opened with the key once the towers "
-                    "and the entrance are down.",
-                )
-            if projectile.icon not in self.cards.red[piece.part]:
-                raise Rejection(
-                    "wrong-icon",
-                    f"{target} does not show the red {projectile.icon} icon, so a {kind} "
-                    "cannot destroy it.",
-                )
-            if not side.standing(piece.part):
-                raise Rejection("already-destroyed", f"{target} is already destroyed.")
-            if piece.part == ENTRANCE:
-                standing = [t for t in TOWERS if side.standing(t)]
-                if standing:
-                    raise Rejection(
-                        "towers-standing",
-                        f"All four towers must be destroyed before the entrance; "
-                        f"{victim}'s {_still_standing(standing)}.",
-                    )
-        elif target == side.blockade:
-            pass
-        elif target in side.armaments:
-            if self._kind(target) != projectile.armament:
-                raise Rejection(
-                    "wrong-icon",
-                    f"A {kind} destroys a {projectile.armament}, not a {self._kind(target)}.",
-                )
-        else:
-            raise Rejection(
-                "not-a-target",
-                f"{target} is not in play: a projectile hits a castle card, an armament or a "
-                "blockade.",
-            )
-        return victim, piece
-
     def _rebuild(self, state: OversiegeState, action: Action) -> list[Event]:
-        """REBUILD: flip one destroyed tower or the entrance back; in bridge-style play a
-        partner's castle too (GROUP PLAY)."""
-        piece = self._hand_card(state, action, ("rebuild",), "a rebuild card")
+        """REBUILD: flip the destroyed tower or entrance back; the card is discarded."""
+        piece = self._card_of(action)
         player = piece.deck
-        target = self._one_target(action)
-        fault = self._rebuild_fault(state, player, target)
-        if fault is not None:
-            raise Rejection(fault[0], fault[1]())
+        target = action.targets[0]
         tp = parse_piece(target, self.cards)
         owner = tp.deck
         side = state.sides[owner]
@@ -540,66 +651,15 @@ class OversiegeEngine:
         return [Event("rebuilt", f"{player} rebuilds {whose} {tp.part}.",
                       {"player": player, "card": target})]
 
-    def _rebuild_fault(
-        self, state: OversiegeState, player: str, target: str
-    ) -> tuple[str, Callable[[], str]] | None:
-        """Why `player` may not rebuild `target` (code, message built on demand), or None.
-        legal_actions asks this for every castle part of the player's team instead of
-        working each rebuild out with apply."""
-        try:
-            tp = parse_piece(target, self.cards)
-            owner = self._known_deck(state, tp)
-        except Rejection as refused:
-            code, message = refused.code, refused.message
-            return (code, lambda: message)
-        if not tp.castle or tp.part == CHAMBER:
-            return ("not-rebuildable",
-                    lambda: f"{target} cannot be rebuilt: only a tower or the entrance can.")
-        if owner != player and (not state.bridge or state.is_opponent(player, owner)):
-            return ("not-partner", lambda: f"{player} may rebuild only their own castle"
-                    + (" or a partner's." if state.bridge else "."))
-        if not state.in_game(owner):
-            return ("player-out", lambda: f"{owner}'s crown is taken; their castle is out.")
-        if state.sides[owner].standing(tp.part):
-            return ("not-destroyed", lambda: f"{target} is not destroyed; nothing to rebuild.")
-        return None
-
-    def _key_fault(
-        self, state: OversiegeState, player: str, target: str
-    ) -> tuple[str, Callable[[], str]] | None:
-        """Why `player`'s key may not open `target` (code, message built on demand), or None.
-        legal_actions asks this for every opponent's chamber instead of applying each key."""
-        try:
-            victim, tp = self._opponent_card(state, player, target)
-        except Rejection as refused:
-            code, message = refused.code, refused.message
-            return (code, lambda: message)
-        if tp.part != CHAMBER:
-            return ("not-a-chamber", lambda: "The key opens a chamber: tap the chamber card.")
-        side = state.sides[victim]
-        if side.blockade is not None:
-            return ("blockaded", lambda: f"{victim}'s blockade stands: the key cannot open the "
-                    "chamber until it is hit.")
-        standing = [p for p in (*TOWERS, ENTRANCE) if side.standing(p)]
-        if standing:
-            return ("castle-standing", lambda: "The chamber opens only when every tower and the "
-                    f"entrance are destroyed; {victim}'s {_still_standing(standing)}.")
-        return None
-
     def _key(self, state: OversiegeState, action: Action) -> list[Event]:
-        """KEY and ORDER 3: the key opens a chamber whose towers and entrance are all down and
-        that no blockade shields; the crown is captured. TURNS: a key among the two cards kept
-        at the end of a turn waits for the following turn: while this turn's draw is in hand
-        it counts against the two cards kept like any card, and with nothing drawn it is played
-        from the two kept cards (see check_card). It then stays in hand (GROUP PLAY), so the
-        hand size does not change."""
-        piece = self._hand_card(state, action, ("key",), "the key")
-        player = piece.deck
-        target = self._one_target(action)
-        fault = self._key_fault(state, player, target)
-        if fault is not None:
-            raise Rejection(fault[0], fault[1]())
-        victim = parse_piece(target, self.cards).deck
+        """KEY and ORDER 3: the chamber opens and the crown is captured; the victim is out,
+        and the last team standing (or, with first_crown_wins, the key's) wins. TURNS: a key
+        among the two cards kept at the end of a turn waits for the following turn: while this
+        turn's draw is in hand it counts against the two cards kept like any card, and with
+        nothing drawn it is played from the two kept cards (see check_card). It then stays in
+        hand (GROUP PLAY), so the hand size does not change."""
+        player = self._card_of(action).deck
+        victim = parse_piece(action.targets[0], self.cards).deck
         side = state.sides[victim]
         side.chamber_open = True
         events = [
@@ -620,8 +680,8 @@ class OversiegeEngine:
         return events
 
     def _blockade(self, state: OversiegeState, action: Action) -> list[Event]:
-        """BLOCKADE: placed in front of your own castle; one at a time (decision)."""
-        piece = self._hand_card(state, action, ("blockade",), "a blockade")
+        """BLOCKADE: the blockade stands in front of the player's castle."""
+        piece = self._card_of(action)
         side = state.sides[piece.deck]
         side.blockade = piece.id
         side.hand -= 1
@@ -629,12 +689,8 @@ class OversiegeEngine:
                       {"player": piece.deck, "card": piece.id})]
 
     def _discard(self, state: OversiegeState, action: Action) -> list[Event]:
-        """TURNS: any card may be discarded, as long as two stay in hand."""
-        if action.targets:
-            raise Rejection("bad-action", "A discard names one card and nothing else.")
-        if action.card is None:
-            raise Rejection("bad-action", "A discard needs the card.")
-        piece = self.check_card(state, action.card, playing=False)
+        """TURNS: the card goes from hand to the discard pile."""
+        piece = self._card_of(action)
         side = state.sides[piece.deck]
         side.hand -= 1
         side.discard.append(piece.id)
@@ -642,19 +698,8 @@ class OversiegeEngine:
                       {"player": piece.deck, "card": piece.id})]
 
     def _end_turn(self, state: OversiegeState, action: Action) -> list[Event]:
-        """TURNS: end with exactly two cards; the next player draws from their castle's blue
-        icons, turning the discard pile over when the deck runs out."""
-        if action.card is not None or action.targets:
-            raise Rejection("bad-action", "Ending the turn names no card.")
-        player = state.current
-        side = state.sides[player]
-        if side.hand > HAND_KEPT:
-            extra = side.hand - HAND_KEPT
-            raise Rejection(
-                "hand-too-full",
-                f"{player} holds {side.hand} cards: play or discard {extra} more before "
-                "ending the turn.",
-            )
+        """TURNS: the next player still in the game draws from their castle's blue icons,
+        turning the discard pile over when the deck runs out."""
         n = len(state.players)
         nxt = next(
             i for i in ((state.turn + k) % n for k in range(1, n + 1))
@@ -673,214 +718,276 @@ class OversiegeEngine:
                             {"player": state.current, "draw": drawn}))
         return events
 
-    # -- helpers --------------------------------------------------------------------------------
+    # -- candidates -----------------------------------------------------------------------------
 
-    def _hand_card(
-        self, state: OversiegeState, action: Action, kinds: tuple[str, ...], what: str
-    ) -> Piece:
-        if action.card is None:
-            raise Rejection("bad-action", f"This play needs {what} card.")
-        piece = parse_piece(action.card, self.cards)
-        if piece.castle or piece.part not in kinds:
-            raise Rejection("wrong-card", f"{action.card} is not {what}.")
-        return self.check_card(state, action.card)
+    def _candidates(self, state: OversiegeState) -> list[Action]:
+        """Every play the current player could name now, legal or not, in the order
+        legal_actions lists the legal ones: ending the turn; discarding each loose card (one
+        neither in play nor discarded: it may be in hand); then each loose card played, with
+        every target its kind names (`_targets`). Which of them are legal is for the checks
+        alone."""
+        action = self._action
+        return [action(play, card, targets)
+                for play, card, kind in self._loose_plays(state)
+                for targets in self._targets(state, play, kind)]
 
-    def _known_deck(self, state: OversiegeState, piece: Piece) -> str:
-        if piece.deck not in state.sides:
-            raise Rejection(
-                "unknown-deck",
-                f"No player has the {piece.deck} deck; players are {', '.join(state.players)}.",
-            )
-        return piece.deck
+    def _loose_plays(self, state: OversiegeState) -> list[tuple[str, str | None, str]]:
+        """(play, card, card kind) for ending the turn (no card), each loose card's discard,
+        then each loose card's play, in deck order."""
+        player = state.current
+        side = peek(state.sides, player)
+        known = set(side.in_play()) | set(side.discard)
+        loose = [ck for ck in self._deck_kinds(player) if ck[0] not in known]
+        return [("end-turn", None, ""), *(("discard", c, k) for c, k in loose),
+                *((PLAY_OF[k], c, k) for c, k in loose)]
 
-    def _opponent_card(self, state: OversiegeState, player: str, target: str) -> tuple[str,
-                                                                                        Piece]:
-        piece = parse_piece(target, self.cards)
-        owner = self._known_deck(state, piece)
-        if owner == player:
-            raise Rejection("not-opponent", f"{target} is {player}'s own card.")
-        if not state.is_opponent(player, owner):
-            raise Rejection("not-opponent", f"{target} belongs to {owner}, {player}'s partner.")
-        if not state.in_game(owner):
-            raise Rejection("player-out", f"{owner}'s crown is taken; their cards are out.")
-        return owner, piece
+    def _targets(self, state: OversiegeState, play: str, kind: str) -> list[Targets]:
+        """Every target tuple a play of a `kind` card can name, from every player's cards,
+        whoever's they are and whatever state they are in: a replaced armament is a card in
+        play (or none); a rebuild or a key names a castle card; a projectile hits castle
+        cards or cards in play, a double two different ones (in seat order, each side's
+        castle then its cards in play) or one. Ending the turn, a discard and a blockade name
+        none."""
+        if play == "armament":
+            return [(), *((c,) for p in state.players for c in peek(state.sides, p).in_play())]
+        if play in ("rebuild", "key"):
+            return [t for p in state.players for t in self._castle_targets_of(p)]
+        if play != "attack":
+            return [()]
+        cards = self._table_cards(state)
+        if self.cards.projectiles[kind].hits == 1:
+            return [(t,) for t in cards]
+        return [*((a, b) for a in cards for b in cards if a != b), *((a,) for a in cards)]
 
-    def _one_target(self, action: Action) -> str:
-        if len(action.targets) != 1:
-            raise Rejection("target-count", "This play takes exactly one target card.")
-        return action.targets[0]
+    def _table_cards(self, state: OversiegeState) -> list[str]:
+        """Every card on the table, in seat order: each player's castle, then their cards in
+        play."""
+        return [c for p in state.players for c in self._cards_of(state, p)]
+
+    def _cards_of(self, state: OversiegeState, player: str) -> list[str]:
+        return self._castle(player) + peek(state.sides, player).in_play()
+
+    def _castle(self, player: str) -> list[str]:
+        """The ids of a player's castle cards (built once per name)."""
+        ids = self._castles.get(player)
+        if ids is None:
+            ids = self._castles[player] = [castle_id(player, p) for p in CASTLE_CARDS]
+        return ids
+
+    def _castle_targets_of(self, player: str) -> list[Targets]:
+        """_castle as one-target tuples (built once per name)."""
+        targets = self._castle_targets.get(player)
+        if targets is None:
+            targets = self._castle_targets[player] = [(c,) for c in self._castle(player)]
+        return targets
+
+    def _deck_kinds(self, player: str) -> list[tuple[str, str]]:
+        """(card, kind) for each card of a player's deck (built once per name)."""
+        deck = self._decks.get(player)
+        if deck is None:
+            deck = self._decks[player] = [(c, self._kind(c)) for c in self.cards.deck_cards(player)]
+        return deck
+
+    def _card_of(self, action: Action) -> Piece:
+        """The card a play from hand names (an effect runs once the check found it)."""
+        return parse_piece(action.card or "", self.cards)
 
     def _kind(self, card: str) -> str:
         return card.split("/")[2]
 
-    def _aims(
-        self, state: OversiegeState, player: str, kind: str,
-        by_side: list[tuple[str, list[str], list[str]]], ids: dict[Any, int],
-    ) -> list[str]:
-        """The targets `_check_hit` allows, of each side's (side, castle cards, cards in
-        play). The verdicts on a side's castle cards depend on what is destroyed there and
-        the crown, those on its cards in play on those cards and the crown, and both on the
-        attacker's team: each is remembered under that part of the side (_side_id) and
-        reused while it looks the same."""
-        aims: list[str] = []
-        team = tuple(state.team_of(player))
-        verdicts = self._verdicts
-        for other, castle, in_play in by_side:
-            for part, targets in (("castle", castle), ("play", in_play)):
-                if not targets:
-                    continue
-                key = ("aims", team, kind, self._side_id(state, other, ids, part))
-                hit = verdicts.get(key)
-                if hit is None:
-                    hit = verdicts[key] = [t for t in targets
-                                           if self._aim_ok(state, player, kind, t)]
-                aims += hit
-        return aims
-
-    def _key_ok(self, state: OversiegeState, player: str, team: tuple[str, ...], chamber: str,
-                victim: str, ids: dict[Any, int]) -> bool:
-        """_key_fault's verdict on `victim`'s chamber, remembered under the attacker's team
-        and the victim's side (all it reads)."""
-        key = ("key", team, chamber, self._side_id(state, victim, ids))
-        ok = self._verdicts.get(key)
-        if ok is None:
-            ok = self._verdicts[key] = self._key_fault(state, player, chamber) is None
-        return ok
-
-    def _aim_ok(self, state: OversiegeState, player: str, kind: str, target: str) -> bool:
-        try:
-            self._check_hit(state, player, kind, target)
-        except Rejection:
-            return False
-        return True
-
-    def _candidates(
-        self, state: OversiegeState, aims_by_kind: dict[str, list[str]] | None = None,
-        keep: Callable[[str, bool], bool] | None = None, ids: dict[Any, int] | None = None,
-        judged: list[bool | None] | None = None,
-    ) -> list[Action]:
-        """Every play worth judging now, legal or not; the aims found for each kind of
-        projectile are left in `aims_by_kind`. With `keep`, only the plays of cards it keeps
-        ((card, playing) -> bool) are listed; it is asked about one card of each kind: every
-        card listed is the player's own, neither in play nor discarded, and check_card's
-        verdict on such a card depends on its kind alone.
-
-        With `judged` (and `keep`: every card listed passed check_card), each candidate's
-        verdict goes into it, in order: whether the play is legal, for the plays whose handler
-        checks nothing else, or None: ask `apply`. They mirror `_discard`, `_blockade`,
-        `_armament`, `_end_turn`, `_rebuild` and `_key` (through the faults they raise), a
-        single-hit `_attack` (its aims) and a double at two sides (a hit changes only its
-        victim's side, so each target is judged as if aimed at alone); a double at one side
-        is `_noted`. The property tests compare legal_actions with `apply` on every
-        candidate."""
-        if aims_by_kind is None:
-            aims_by_kind = {}
-        if ids is None:
-            ids = {}
-        judge = judged is not None
-        player = state.current
-        side = state.sides[player]
-        act = self._action
-        known = set(side.in_play()) | set(side.discard)
-        loose = [ck for ck in self._deck_kinds(player) if ck[0] not in known]
-        out: list[Action] = [act("end-turn")]
-        verdicts: list[bool | None] = [side.hand <= HAND_KEPT]
-        if keep is None:
-            out += [act("discard", c) for c, _ in loose]
-        else:
-            cards: dict[tuple[str, bool], bool] = {}
-
-            def kept(card: str, kind: str, playing: bool) -> bool:
-                ok = cards.get((kind, playing))
-                if ok is None:
-                    ok = cards[(kind, playing)] = keep(card, playing)
-                return ok
-
-            out += [act("discard", c) for c, k in loose if kept(c, k, False)]
-            loose = [(c, k) for c, k in loose if kept(c, k, True)]
-        verdicts += [True] * (len(out) - 1)
-        targets: list[str] = []
-        owner: dict[str, str] = {}  # each target's deck
-        by_side: list[tuple[str, list[str], list[str]]] = []  # each opponent's targets
-        chambers: list[str] = []
-        rebuildable: list[str] = []
-        team = state.team_of(player)
-        for other in state.players:
-            parts = self._castle(other)
-            if other in team:
-                rebuildable += parts
-            else:
-                in_play = peek(state.sides, other).in_play()
-                mine = parts + in_play
-                targets += mine
-                owner.update(dict.fromkeys(mine, other))
-                by_side.append((other, parts, in_play))
-                chambers.append(self._chamber(other))
-        rebuilds: list[bool | None] | None = None
-        keys: list[bool | None] | None = None
-        for card, kind in loose:
-            if kind in ARMAMENTS:
-                out.append(act("armament", card))
-                verdicts.append(len(side.armaments) < 2)
-                out += [act("armament", card, (old,)) for old in side.armaments]
-                verdicts += [True] * len(side.armaments)
-            elif kind in PROJECTILES:
-                hits = self.cards.projectiles[kind].hits
-                aims = aims_by_kind.get(kind)
-                if aims is None:
-                    aims = aims_by_kind[kind] = self._aims(state, player, kind, by_side, ids)
-                if hits == 1:
-                    out += [act("attack", card, (t,)) for t in aims]
-                    verdicts += [True] * len(aims)
-                    continue
-                # a first hit can open the way for a second (the last tower, then the
-                # entrance), so second aims are every aim or entrance; apply() judges.
-                seconds = aims + [t for t in targets if t.endswith("/" + ENTRANCE)]
-                aimed = set(aims)
-                second = [(b, owner[b], b in aimed) for b in dict.fromkeys(seconds)]
-                for a in aims:
-                    deck = owner[a]
-                    for b, other_deck, ok in second:
-                        if a == b:
-                            continue
-                        action = act("attack", card, (a, b))
-                        out.append(action)
-                        if judge:
-                            verdicts.append(ok if other_deck != deck else
-                                            self._noted(state, action, a, b, ids))
-                if len(aims) == 1:  # with two aims, each is the other's second target
-                    out.append(act("attack", card, (aims[0],)))
-                    verdicts.append(None)  # apply judges that no second is in reach
-            elif kind == "rebuild":
-                out += [act("rebuild", card, (t,)) for t in rebuildable]
-                if judge and rebuilds is None:  # the same for every rebuild card
-                    rebuilds = [self._rebuild_fault(state, player, t) is None
-                                for t in rebuildable]
-                verdicts += rebuilds or []
-            elif kind == "key":
-                out += [act("key", card, (c,)) for c in chambers]
-                if judge and keys is None:
-                    keys = [self._key_ok(state, player, tuple(team), c, o, ids)
-                            for c, (o, _, _) in zip(chambers, by_side, strict=True)]
-                verdicts += keys or []
-            else:
-                out.append(act("blockade", card))
-                verdicts.append(True)
-        if judged is not None:
-            judged += verdicts
-        return out
-
-    def _action(self, kind: str, card: str | None = None, targets: tuple[str, ...] = ()
-                ) -> Action:
+    def _action(self, kind: str, card: str | None = None, targets: Targets = ()) -> Action:
         """The play as a shared value: a candidate listed again is the same object, so
         listing does not build a frozen Action for each one every time."""
         key = (kind, card, targets)
         action = self._actions.get(key)
         if action is None:
-            if len(self._actions) > 200_000:
+            if len(self._actions) > VERDICTS_KEPT:
                 self._actions.clear()
             action = self._actions[key] = Action(kind, card, targets)
         return action
+
+
+class _Listing:
+    """The checks' verdicts on one state's candidates (`OversiegeEngine.legal_actions`), each
+    asked once for every candidate it judges alike, and the engine's memory of the verdicts it
+    found in other states, keyed by everything the check part they stand for reads:
+
+    - a card's part (`_hand_fault`, or a discard's whole check) on one of the player's loose
+      cards reads its kind and `situation`, so it is asked about one card of each kind;
+    - a target's part reads the targets and the card's kind, not the card: it is asked once
+      for all cards of a kind, and a one-target part is remembered per side, under the
+      player, their team and the side's number (`side_id`: the side's castle for a castle
+      card, its cards in play for the others, or all of it);
+    - a double (see `doubles`) is judged hit by hit, as `_hits_fault` does.
+    """
+
+    __slots__ = ("engine", "state", "player", "team", "verdicts", "ids", "situation", "cards",
+                 "targets")
+
+    def __init__(self, engine: OversiegeEngine, state: OversiegeState) -> None:
+        self.engine = engine
+        self.state = state
+        self.player = state.current
+        self.team = tuple(state.team_of(self.player))
+        self.verdicts = engine._verdicts
+        self.ids: dict[tuple[str, str], int] = {}  # (player, part) -> side_id, this state
+        side = peek(state.sides, self.player)
+        # all `_card_fault` reads for a loose card of the player's, besides its kind
+        self.situation = (side.hand, state.drawn,
+                          tuple(sorted(engine._kind(a) for a in side.armaments)),
+                          side.blockade is None)
+        self.cards: dict[tuple[str, str], bool] = {}  # (play, card kind) -> card part passes
+        self.targets: dict[str, list[Targets]] = {}  # play (or projectile kind) -> passing
+
+    def card_passes(self, play: str, card: str | None, kind: str) -> bool:
+        """The verdict of the card's part of `play`'s check on a loose `card` of `kind`."""
+        engine, state = self.engine, self.state
+        if card is None:  # end-turn: its check is all there is, asked once per state
+            return engine._check_end_turn(state, engine._action(play)) is None
+        ok = self.cards.get((play, kind))
+        if ok is None:
+            key = ("card", self.situation, play, kind)
+            ok = self.verdicts.get(key)
+            if ok is None:
+                action = engine._action(play, card)
+                fault = (engine._check_discard(state, action) if play == "discard"
+                         else engine._hand_fault(state, action, play))
+                ok = self.verdicts[key] = fault is None
+            self.cards[(play, kind)] = ok
+        return ok
+
+    def targets_passing(self, play: str, kind: str) -> list[Targets]:
+        """`_targets(play, kind)` that pass the targets' part of `play`'s check, in order."""
+        slot = kind if play == "attack" else play
+        passing = self.targets.get(slot)
+        if passing is None:
+            passing = self.targets[slot] = self._work_out(play, kind)
+        return passing
+
+    def _work_out(self, play: str, kind: str) -> list[Targets]:
+        engine, state, player = self.engine, self.state, self.player
+        if play == "armament":  # a handful of candidates: each asked
+            return [t for t in engine._targets(state, play, kind)
+                    if engine._replace_fault(state, player, t) is None]
+        if play == "rebuild":
+            def rebuild(t: Targets) -> Fault | None:
+                return engine._rebuild_targets_fault(state, player, t)
+
+            return [t for other in state.players
+                    for t in self.passing(("rebuild", state.bridge), other, "castle",
+                                          engine._castle_targets_of(other), rebuild)]
+        if play == "key":
+            def key(t: Targets) -> Fault | None:
+                return engine._key_targets_fault(state, player, t)
+
+            return [t for other in state.players
+                    for t in self.passing(("key",), other, "", engine._castle_targets_of(other),
+                                          key)]
+        if play != "attack":
+            return [()]
+        if engine.cards.projectiles[kind].hits == 2:
+            return self.doubles(kind)
+        out: list[Targets] = []
+        for other in state.players:
+            out += self.aims(("aim", kind), other, engine._castle_targets_of(other),
+                             [(c,) for c in peek(state.sides, other).in_play()],
+                             lambda t: engine._aim_fault(state, player, kind, t))
+        return out
+
+    def aims(self, what: tuple[Any, ...], other: str, castle: list[Any], in_play: list[Any],
+             fault: Callable[[Any], Fault | None]) -> list[Any]:
+        """The candidates at `other`'s castle, then at their cards in play, that `fault` (a
+        projectile's check part) passes: it reads only the target's part of the side."""
+        got = self.passing(what, other, "castle", castle, fault)
+        if in_play:
+            got = got + self.passing(what, other, "play", in_play, fault)
+        return got
+
+    def passing(self, what: tuple[Any, ...], other: str, part: str, candidates: list[Any],
+                fault: Callable[[Any], Fault | None]) -> list[Any]:
+        """The `candidates` at `other`'s side that `fault` passes, remembered under `what`,
+        the player, their team and the number of the `part` of the side `fault` reads."""
+        key = (what, self.player, self.team, self.side_id(other, part))
+        got = self.verdicts.get(key)
+        if got is None:
+            got = self.verdicts[key] = [c for c in candidates if fault(c) is None]
+        return got
+
+    def doubles(self, kind: str) -> list[Targets]:
+        """The double's target tuples `_aim_fault` passes, in `_targets` order, judged as
+        `_hits_fault` judges them: the first hit (`_hit_order`) on the state, the second on
+        what the first leaves. A hit changes its victim's side alone and `_hit_fault` reads
+        only its target's side, so at two sides a pair passes when both cards pass on the
+        state; at one side, the cards a second hit may take after the first (`_after_hit`)
+        are remembered under the first card and the side's number. A double with one target
+        passes when `_second_target` finds nothing: with two cards in reach on the state,
+        each is the other's second; with one, its check is asked."""
+        engine, state, player = self.engine, self.state, self.player
+        players = state.players
+        cards = {other: engine._cards_of(state, other) for other in players}
+        aims_at = {other: self.aims(("hit", kind), other, engine._castle(other),
+                                    peek(state.sides, other).in_play(),
+                                    lambda t: engine._hit_fault(state, player, kind, t))
+                   for other in players}
+        aims = [t for other in players for t in aims_at[other]]
+        if not aims:
+            return []
+        first = engine._hit_first(state)
+        later = engine._hit_later
+        seconds: dict[str, set[str]] = {}  # a named first -> the cards at its side named second
+        for other in players:
+            for x in aims_at[other]:
+                key = (("after", kind), player, self.team, x, self.side_id(other, ""))
+                ys = self.verdicts.get(key)
+                if ys is None:
+                    after = engine._after_hit(state, x)
+                    ys = self.verdicts[key] = [
+                        y for y in cards[other]
+                        if y != x and engine._hit_fault(after, player, kind, y) is None]
+                x_later = later(first, x)
+                for y in ys:  # x is hit first when named (x, y), and when named (y, x) if y
+                    y_later = later(first, y)  # is hit later
+                    if x_later <= y_later:
+                        seconds.setdefault(x, set()).add(y)
+                    if x_later < y_later:
+                        seconds.setdefault(y, set()).add(x)
+        reach = set(aims)
+        out: list[Targets] = []
+        for other in players:
+            mine = cards[other]
+            for a in mine:
+                same = seconds.get(a, ())
+                if a in reach:
+                    for side in players:
+                        bs = [b for b in mine if b in same] if side == other else aims_at[side]
+                        out += [(a, b) for b in bs]
+                elif same:
+                    out += [(a, b) for b in mine if b in same]
+        if len(aims) == 1 and engine._aim_fault(state, player, kind, (aims[0],)) is None:
+            out.append((aims[0],))
+        return out
+
+    def side_id(self, player: str, part: str) -> int:
+        """A number for everything about a player's side that a check part reads, the same
+        for the same values in any state. `part` "castle": its castle (what is destroyed,
+        whether the crown is taken); "play": its cards in play (armaments, blockade, the
+        crown); "": all of it."""
+        number = self.ids.get((player, part))
+        if number is None:
+            side = peek(self.state.sides, player)
+            if part == "castle":
+                signature: tuple[Any, ...] = (part, player, tuple(side.destroyed),
+                                              side.chamber_open)
+            elif part == "play":
+                signature = (part, player, tuple(side.armaments), side.blockade,
+                             side.chamber_open)
+            else:
+                signature = (part, self.side_id(player, "castle"), self.side_id(player, "play"))
+            number = self.verdicts.get(signature)
+            if number is None:
+                number = self.verdicts[signature] = len(self.verdicts)
+            self.ids[(player, part)] = number
+        return number
 
 
 def _still_standing(parts: list[str]) -> str:

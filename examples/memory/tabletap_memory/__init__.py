@@ -1,0 +1,71 @@
+"""Memory (Concentration) for tabletap, as one package of its own distribution: the engine
+(rules/, decks in rules/decks/*.yaml), the table layer (table.py), its pieces, undo sentences,
+self-play players, page view and bench figures. It is registered under the entry-point group
+`tabletap.games` by its pyproject.toml, the way a game made outside tabletap adds itself;
+examples/memory/README.md explains the game and every decision taken.
+
+Importing this module loads no engine and reads no deck: the spec's factories do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabletap.controller.gamespec import (
+    GameSpec,
+    Option,
+    Page,
+    Players,
+    Seating,
+    SelfPlay,
+    SoakCase,
+)
+from tabletap_memory import pieces, selfplay, takeback
+
+# The decks shipped in rules/decks/ (tests check this against the files): spelt here so the
+# page's set-up form can offer them without the engine being loaded to find the game.
+DECKS = ("default", "small")
+
+
+def _engine() -> Any:
+    from tabletap_memory.rules import ENGINE
+
+    return ENGINE
+
+
+def _table() -> Any:
+    from tabletap_memory.table import MemoryTable
+
+    return MemoryTable()
+
+
+def _extras(engine: Any, state: Any) -> dict[str, Any]:
+    from tabletap_memory.page import extras
+
+    return extras(engine, state)
+
+
+GAME = GameSpec(
+    name="memory",
+    title="Memory",
+    piece_prefix=pieces.PREFIX,
+    players=Players(1, 6),
+    options=(Option("deck", "default", "Which pictures are in play: the default deck's "
+                    "twelve pairs, or the small deck's six for the youngest.", DECKS),),
+    seating=Seating("press the roll button once for each player", pieces.seat_of,
+                    by_button=True),
+    engine=_engine,
+    table=_table,
+    pieces=pieces.pieces,
+    put_back=takeback.put_back,
+    piece_words=pieces.words,
+    page=Page("view.js", _extras, hint="ana, ben"),
+    selfplay=SelfPlay(
+        seats=lambda n: [f"seat{i + 1}" for i in range(n)],
+        policies={"random": selfplay.uniform, "greedy": selfplay.greedy},
+        variants={"2": (2, {}), "4": (4, {}), "small": (2, {"deck": "small"})},
+    ),
+    docs="examples/memory/README.md",
+    bench="tabletap_memory.bench",
+    soak=(SoakCase("memory", ("ana", "ben")),),
+)
