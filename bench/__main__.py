@@ -23,7 +23,7 @@ MODULES += ["web"]  # the phone page (tabletap.web), on its own line for merging
 def game_modules() -> dict[str, str]:
     """Each installed game's own figures (its spec's `bench` module), by game name: `python -m
     bench <game>` runs one."""
-    from tabletap.controller import registry
+    from tabletap.controller.games import registry
 
     return {spec.name: spec.bench for spec in registry.games() if spec.bench}
 JSON_FILE = Path(__file__).resolve().parent.parent / "bench.json"

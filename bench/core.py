@@ -7,8 +7,8 @@ import statistics
 import tempfile
 import time
 
-from tabletap.controller import registry
-from tabletap.controller.journal import GameHeader, Journal
+from tabletap.controller.games import registry
+from tabletap.controller.state.journal import GameHeader, Journal
 
 
 def _journal_append_ms(n: int = 300) -> tuple[float, float]:

@@ -3,8 +3,8 @@ known table whose taps open the chest), so no bench module names a game."""
 
 from __future__ import annotations
 
-from tabletap.controller import registry
-from tabletap.controller.gamespec import Demo, GameSpec
+from tabletap.controller.games import registry
+from tabletap.controller.games.spec import Demo, GameSpec
 
 
 def demo_game() -> tuple[GameSpec, Demo]:

@@ -13,9 +13,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from tabletap.controller.adapters import build_outputs
 from tabletap.controller.cli import main as cli
-from tabletap.controller.config import Config
+from tabletap.controller.settings.config import Config
+from tabletap.controller.table.adapters import build_outputs
 from tabletap.sim.context import make_context
 
 ROUNDS = 30

@@ -21,9 +21,9 @@ import time
 from typing import Any
 
 from tabletap.controller.clock import SystemClock
-from tabletap.controller.config import PollConfig, ReaderConfig
-from tabletap.controller.identity import encode_piece
 from tabletap.controller.ports import Clock
+from tabletap.controller.settings.config import PollConfig, ReaderConfig
+from tabletap.controller.table.identity import encode_piece
 from tabletap.sim.clock import VirtualClock
 from tabletap.sim.pn532.backend import build_reader
 from tabletap.sim.pn532.faults import FaultPlan

@@ -11,9 +11,9 @@ import tempfile
 import time
 
 from bench.demo import demo_game
-from tabletap.controller.config import Config
 from tabletap.controller.games.base import PiecePlaced
-from tabletap.controller.runtime import GameSpec, open_table
+from tabletap.controller.settings.config import Config
+from tabletap.controller.table.runtime import GameSpec, open_table
 from tabletap.firmware import servo
 from tabletap.hw.serial_link import BoardLink
 from tabletap.sim.board import SimBoard

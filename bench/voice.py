@@ -16,9 +16,9 @@ import time
 from pathlib import Path
 
 from bench.demo import demo_game
-from tabletap.controller.config import Config
-from tabletap.controller.runtime import GameSpec, open_table
-from tabletap.controller.voice import Speaker, VoiceSettings, VoiceWorker
+from tabletap.controller.settings.config import Config
+from tabletap.controller.spoken.speaker import Speaker, VoiceSettings, VoiceWorker
+from tabletap.controller.table.runtime import GameSpec, open_table
 from tabletap.sim.context import make_context
 from tabletap.sim.world import SimTag
 

@@ -33,7 +33,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tabletap.controller.rules.yamldoc import load_value
+from tabletap.controller.loading.yamldoc import load_value
 
 READY_BOUND = 600.0  # seconds from power-on to READY under software emulation on a busy host
 # The table and its scripted game: data, beside this file (the game is a plugin's, so its

@@ -13,8 +13,8 @@ from tabletap.controller.commands.doctor import (
     run_checks,
     simulated_context,
 )
-from tabletap.controller.config import Config, parse_config
 from tabletap.controller.ports import InputEvent
+from tabletap.controller.settings.config import Config, parse_config
 
 GPIO_BOX = """\
 backend: gpio

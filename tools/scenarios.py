@@ -1,5 +1,5 @@
 """Write or check the generated scenarios of every installed game that has a generator (its
-spec's `scenarios` module, controller.gamespec).
+spec's `scenarios` module, controller.games.spec).
 
     .venv/bin/python tools/scenarios.py [--check] [GAME ...]   # every game, or those named
     .venv/bin/python tools/scenarios.py GAME --examples         # a generator's own flags
@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-from tabletap.controller import registry
+from tabletap.controller.games import registry
 
 
 def main(argv: list[str]) -> int:

@@ -39,8 +39,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tabletap.controller.control import NoAnswer, request, socket_path  # noqa: E402
-from tabletap.controller.journal import Journal, JournalError  # noqa: E402
+from tabletap.controller.control_socket.server import NoAnswer, request, socket_path  # noqa: E402
+from tabletap.controller.state.journal import Journal, JournalError  # noqa: E402
 
 TABLETAP = [sys.executable, "-m", "tabletap.controller.cli"]
 READY_TIMEOUT = 60.0
@@ -49,7 +49,7 @@ READY_TIMEOUT = 60.0
 def _games() -> list[tuple[str, str, tuple[str, ...], dict[str, Any]]]:
     """(label, game, players, extra config) of every installed game's soak cases (its spec's
     `soak`)."""
-    from tabletap.controller import registry
+    from tabletap.controller.games import registry
 
     return [(case.label, spec.name, case.players, dict(case.extra))
             for spec in registry.games() for case in spec.soak]

@@ -1,10 +1,13 @@
-"""Old module paths of the games, kept importable: before games were plugins, an engine lived at
-`tabletap.controller.rules.<game>` and a table layer at `tabletap.controller.games.<game>`.
-Scripts and tests written against those paths still import them, and get the very module objects
-of the game's package (`tabletap.games.<game>.rules`, `.table`), never a second copy.
+"""Old module paths, kept importable: scripts, tests and add-ons written before the games became
+plugins and the controller was grouped by concern import them, and get the very module objects
+of the new homes, never a second copy (a monkeypatch on either name patches the one module).
 
-The mapping is by form, not by name: any `<game>` that is a package under `tabletap.games`
-resolves, so this module names no game.
+- A game: an engine lived at `tabletap.controller.rules.<game>` and a table layer at
+  `tabletap.controller.games.<game>`; they resolve to `tabletap.games.<game>.rules` and
+  `.table`. The mapping is by form, not by name: any `<game>` that is a package under
+  `tabletap.games` resolves, so this module names no game.
+- The controller's flat modules (MOVED): `tabletap.controller.journal` is
+  `tabletap.controller.state.journal`, and so on.
 """
 
 from __future__ import annotations
@@ -20,10 +23,28 @@ from typing import Any
 GAMES = "tabletap.games"
 # old parent package -> the module of a game's package it stood for
 OLD_HOMES = {"tabletap.controller.rules": "rules", "tabletap.controller.games": "table"}
+# the controller's modules before it was grouped by concern: old name -> new name
+MOVED = {f"tabletap.controller.{old}": f"tabletap.controller.{new}" for old, new in {
+    "adapters": "table.adapters", "atomic": "state.atomic", "config": "settings.config",
+    "configpath": "settings.path", "control": "control_socket.server",
+    "daemon": "table.daemon", "enrolment": "table.enrolment", "gamespec": "games.spec",
+    "identity": "table.identity", "journal": "state.journal", "notices": "table.notices",
+    "pairing": "control_socket.pairing", "patterns": "table.patterns",
+    "pieces": "table.pieces", "presence": "table.presence", "protocols": "table.protocols",
+    "registry": "games.registry", "requests": "control_socket.requests",
+    "runtime": "table.runtime", "service": "table.service", "session": "table.session",
+    "speech": "spoken.words", "statelock": "state.lock", "table_health": "health.table",
+    "tablesetup": "table.setup", "tagging": "table.tagging", "takeback": "table.takeback",
+    "voice": "spoken.speaker", "web_requests": "control_socket.page",
+    "yamlsource": "loading.source", "rules.bounded": "loading.bounded",
+    "rules.yamldoc": "loading.yamldoc",
+}.items()}
 
 
 def target(fullname: str) -> str | None:
     """The new name of an old module path, or None when `fullname` is not one."""
+    if fullname in MOVED:
+        return MOVED[fullname]
     for home, part in OLD_HOMES.items():
         if not fullname.startswith(home + "."):
             continue
@@ -49,7 +70,7 @@ class _Alias(importlib.abc.Loader):
 class _Finder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname: str, path: Any = None,
                   target_module: Any = None) -> importlib.machinery.ModuleSpec | None:
-        if not fullname.startswith(tuple(OLD_HOMES)):
+        if fullname not in MOVED and not fullname.startswith(tuple(OLD_HOMES)):
             return None
         new = target(fullname)
         if new is None:

@@ -16,7 +16,8 @@ FW_VERSION = "1.0.0"
 RETRY_MS = 100  # an unacknowledged event is sent again after this long
 OUTBOX_MAX = 16  # events kept for a host that is not listening; the oldest go first
 
-# What the board does before the host's cfg arrives; matches controller/config.py's defaults.
+# What the board does before the host's cfg arrives; matches controller/settings/config.py's
+# defaults.
 DEFAULTS = {
     "servo_pin": 16,
     "min_us": 500,

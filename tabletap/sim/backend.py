@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletap.controller.config import Config
 from tabletap.controller.ports import InputEvent, Outputs
+from tabletap.controller.settings.config import Config
 from tabletap.sim.world import SimWorld
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletap.controller.config import Config
+from tabletap.controller.settings.config import Config
 from tabletap.hw.serial_link import Hello, probe
 from tabletap.sim.board.board import SimBoard
 

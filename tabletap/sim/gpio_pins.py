@@ -17,8 +17,8 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
 
-from tabletap.controller.config import SERVO_FRAME_SECONDS
 from tabletap.controller.ports import Clock
+from tabletap.controller.settings.config import SERVO_FRAME_SECONDS
 from tabletap.sim.world import SimWorld
 
 log = logging.getLogger("tabletap.sim.gpio")

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 import ndef
 
-from tabletap.controller.identity import encode_piece
 from tabletap.controller.ports import InputEvent
+from tabletap.controller.table.identity import encode_piece
 from tabletap.sim.clock import VirtualClock
 from tabletap.sim.ntag import Model, Ntag
 

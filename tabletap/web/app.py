@@ -24,7 +24,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from tabletap.controller import registry
+from tabletap.controller.games import registry
 from tabletap.web.feed import Feed
 from tabletap.web.guard import COOKIE, COOKIE_MAX_AGE, Guard, token_hash
 from tabletap.web.link import DaemonLink, LinkError
@@ -140,7 +140,7 @@ class Page:
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
     async def games(self, request: Request) -> Response:
-        """Every installed game, as its spec describes it (controller.registry.public): the
+        """Every installed game, as its spec describes it (controller.games.registry.public): the
         set-up form and the enrolment list are drawn from this, never from a copy in the
         page's script."""
         return JSONResponse({"ok": True, "games": [registry.public(g) for g in registry.games()]})
@@ -286,7 +286,7 @@ class Page:
 
     async def doctor(self, request: Request) -> Response:
         """The table's check, run by the daemon on the devices it holds
-        (controller.table_health): a POST, since with no game under way it moves the chest and
+        (controller.health.table): a POST, since with no game under way it moves the chest and
         the lights."""
         reply = await self.link.ask({"doctor": True}, timeout=DOCTOR_SECONDS)
         if not reply.get("ok"):

@@ -13,7 +13,7 @@ import argparse
 import sys
 import time
 
-from tabletap.controller.configpath import add_config_argument
+from tabletap.controller.settings.path import add_config_argument
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -52,7 +52,7 @@ def web(args: argparse.Namespace) -> int:
 
 
 def pairings(args: argparse.Namespace, config: object) -> int:
-    from tabletap.controller.control import request, socket_path
+    from tabletap.controller.control_socket.server import request, socket_path
 
     path = socket_path(config.state_dir)  # type: ignore[attr-defined]
     payload: dict[str, object] = {"revoke": args.revoke} if args.revoke else {"pairings": True}

@@ -7,8 +7,8 @@ import logging
 
 import uvicorn
 
-from tabletap.controller.config import Config
-from tabletap.controller.control import socket_path
+from tabletap.controller.control_socket.server import socket_path
+from tabletap.controller.settings.config import Config
 from tabletap.web import mdns
 from tabletap.web.app import Page
 

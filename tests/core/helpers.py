@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tabletap.controller.config import Config
-from tabletap.controller.daemon import Daemon
-from tabletap.controller.runtime import GameSpec, open_table
+from tabletap.controller.settings.config import Config
+from tabletap.controller.table.daemon import Daemon
+from tabletap.controller.table.runtime import GameSpec, open_table
 from tabletap.sim.context import make_context
 
 FAKES = ["purple/4", "purple/5", "blue/1", "blue/2", "green/3", "green/5", "yellow/1", "yellow/2"]

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tabletap.controller.config import load_config, parse_config
-from tabletap.controller.yamlsource import SourceError
+from tabletap.controller.loading.source import SourceError
+from tabletap.controller.settings.config import load_config, parse_config
 
 
 def test_defaults_describe_a_simulated_magic_keys_table():
@@ -84,7 +84,7 @@ def test_a_bad_setup_and_an_unknown_game_are_named():
 
 
 def test_a_damaged_uid_registry_stops_the_start_with_its_file_and_line(tmp_path: Path):
-    from tabletap.controller.runtime import GameSpec, StartError, open_table
+    from tabletap.controller.table.runtime import GameSpec, StartError, open_table
     from tabletap.sim.context import make_context
 
     (tmp_path / "uids.yaml").write_text("uids:\n  04:aa: [unclosed\n")

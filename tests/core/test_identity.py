@@ -7,14 +7,14 @@ from pathlib import Path
 import ndef
 import pytest
 
-from tabletap.controller.identity import (
+from tabletap.controller.ports import TagRead
+from tabletap.controller.table.identity import (
     Identifier,
     IdentityError,
     UidRegistry,
     decode_piece,
     encode_piece,
 )
-from tabletap.controller.ports import TagRead
 
 UID = bytes.fromhex("04a1b2c3d4e5f6")
 

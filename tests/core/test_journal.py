@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletap.controller.journal import GameHeader, Journal, JournalError
+from tabletap.controller.state.journal import GameHeader, Journal, JournalError
 from tests.core.helpers import FAKES
 
 HEADER = GameHeader("magic-keys", ["ana", "ben"], 5, {}, {"fake_keys": FAKES})

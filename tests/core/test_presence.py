@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tabletap.controller.ports import Poll, TagRead
-from tabletap.controller.presence import PresenceTracker
+from tabletap.controller.table.presence import PresenceTracker
 
 TAG = TagRead(b"\x04\x01\x02\x03\x04\x05\x06", b"ndef")
 EMPTY = Poll(())

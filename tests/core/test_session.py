@@ -76,8 +76,8 @@ def test_a_rejection_changes_neither_state_nor_journal(tmp_path: Path):
 
 def test_oversiege_turn_lights_show_how_many_cards_to_draw(tmp_path: Path):
     """Issue: "the lights show how many cards the next player draws"."""
-    from tabletap.controller.config import Config
-    from tabletap.controller.runtime import GameSpec, open_table
+    from tabletap.controller.settings.config import Config
+    from tabletap.controller.table.runtime import GameSpec, open_table
     from tabletap.sim.context import make_context
 
     cfg = Config.model_validate({"state_dir": str(tmp_path), "lights": {"feedback_seconds": 1}})
@@ -91,7 +91,7 @@ def test_oversiege_turn_lights_show_how_many_cards_to_draw(tmp_path: Path):
 
 def test_a_long_press_after_the_win_starts_a_new_game_and_archives_the_old(tmp_path: Path):
     from tabletap.controller.games.base import ButtonPressed
-    from tabletap.controller.journal import Journal
+    from tabletap.controller.state.journal import Journal
 
     daemon, ctx = magic_keys_table(tmp_path, players=("ana", "ben", "cleo", "dan"))
     session = daemon.session

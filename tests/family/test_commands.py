@@ -100,9 +100,9 @@ def _nobody_can_run_python() -> bool:
 def test_permission_denied_on_the_socket_is_a_sentence_not_no_table(monkeypatch, capsys):
     """The layer above the transport: whatever raises PermissionError, the user is told what
     to do, never "no table is running" (the real check, as another user, follows)."""
-    from tabletap.controller import control
     from tabletap.controller.commands.common import ask_daemon
-    from tabletap.controller.config import Config
+    from tabletap.controller.control_socket import server as control
+    from tabletap.controller.settings.config import Config
 
     def refused(path, payload, timeout=5.0):
         raise PermissionError(13, "Permission denied")

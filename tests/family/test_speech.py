@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tabletap.controller.speech import piece_words, refusal, spoken
+from tabletap.controller.spoken.words import piece_words, refusal, spoken
 
 
 def test_piece_ids_become_words():

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from tabletap.controller.config import Config, parse_config
-from tabletap.controller.journal import Journal, JournalError, sealed
-from tabletap.controller.requests import HANDLERS, dispatch, register
-from tabletap.controller.runtime import open_table
+from tabletap.controller.control_socket.requests import HANDLERS, dispatch, register
+from tabletap.controller.settings.config import Config, parse_config
+from tabletap.controller.state.journal import Journal, JournalError, sealed
+from tabletap.controller.table.runtime import open_table
 from tabletap.sim.context import make_context
 from tests.core.helpers import magic_keys_table, tap
 

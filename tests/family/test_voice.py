@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tabletap.controller.speech import spoken
-from tabletap.controller.voice import Speaker, VoiceSettings, VoiceWorker
+from tabletap.controller.spoken.speaker import Speaker, VoiceSettings, VoiceWorker
+from tabletap.controller.spoken.words import spoken
 
 HAVE_TOOLS = shutil.which("espeak-ng") is not None and shutil.which("sox") is not None
 needs_tools = pytest.mark.skipif(

@@ -12,10 +12,10 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletap.controller.config import load_config
-from tabletap.controller.identity import RegistryError, UidRegistry
-from tabletap.controller.journal import GameHeader, Journal, JournalError
-from tabletap.controller.yamlsource import SourceError
+from tabletap.controller.loading.source import SourceError
+from tabletap.controller.settings.config import load_config
+from tabletap.controller.state.journal import GameHeader, Journal, JournalError
+from tabletap.controller.table.identity import RegistryError, UidRegistry
 from tabletap.games.kingdomino.rules.kingdom_file import KingdomFileError, parse_kingdom
 from tabletap.sim.scenario.model import load as load_scenario
 from tabletap.sim.scenario.runner import ScenarioError, ScenarioRun

@@ -16,12 +16,12 @@ import ndef
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletap.controller import web_requests
 from tabletap.controller.commands.do import parse_fields
-from tabletap.controller.control import ControlServer
-from tabletap.controller.identity import Identifier, IdentityError, decode_piece, encode_piece
+from tabletap.controller.control_socket import page as web_requests
+from tabletap.controller.control_socket.requests import dispatch, register
+from tabletap.controller.control_socket.server import ControlServer
 from tabletap.controller.ports import Poll, ReaderUnavailable, TagRead
-from tabletap.controller.requests import dispatch, register
+from tabletap.controller.table.identity import Identifier, IdentityError, decode_piece, encode_piece
 from tabletap.firmware import protocol
 from tabletap.hw.serial_link.link import BoardLink
 from tabletap.sim.world import SimTag

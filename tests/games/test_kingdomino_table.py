@@ -14,7 +14,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tabletap.controller.config import Config
 from tabletap.controller.games import table_for
 from tabletap.controller.games.base import (
     ButtonPressed,
@@ -23,9 +22,10 @@ from tabletap.controller.games.base import (
     PieceLifted,
     PiecePlaced,
 )
-from tabletap.controller.journal import Journal
 from tabletap.controller.rules.base import Rejection
-from tabletap.controller.runtime import GameSpec, open_table
+from tabletap.controller.settings.config import Config
+from tabletap.controller.state.journal import Journal
+from tabletap.controller.table.runtime import GameSpec, open_table
 from tabletap.games.kingdomino.rules import ENGINE
 from tabletap.games.kingdomino.rules.actions import Action
 from tabletap.sim.context import make_context

@@ -202,7 +202,7 @@ def test_courtyard_hero_enters_the_castle_with_the_roll_button():
 def test_every_piece_of_the_set_is_understood():
     """docs/CONTRACTS.md's kttk/... piece ids: every one the set has reads as a Key to the
     Kingdom piece (an answer or a clear "not now"), never as an unknown piece."""
-    from tabletap.controller.pieces import pieces_of
+    from tabletap.controller.table.pieces import pieces_of
 
     ids = pieces_of("key-to-the-kingdom")
     assert len(ids) == 5 + 5 * 8 + 5 + 15 + 36 + 8 + 1 and len(set(ids)) == len(ids)
@@ -245,7 +245,7 @@ def test_every_sentence_is_fit_to_be_spoken():
     import random
     import re
 
-    from tabletap.controller.speech import spoken
+    from tabletap.controller.spoken.words import spoken
     from tabletap.games.key_to_the_kingdom.rules.actions import Roll, TakeKey
     from tabletap.games.key_to_the_kingdom.rules.selfplay import purposeful_action
 

@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tabletap.controller.cli import main
-from tabletap.controller.config import Config
 from tabletap.controller.games.base import ButtonPressed, PiecePlaced
-from tabletap.controller.journal import Journal
-from tabletap.controller.runtime import GameSpec, open_table
+from tabletap.controller.settings.config import Config
+from tabletap.controller.state.journal import Journal
+from tabletap.controller.table.runtime import GameSpec, open_table
 from tabletap.games.magic_keys.rules import EndTurn, MagicKeysState, Move, Pond, Roll, TryKey
 from tabletap.sim.context import make_context
 

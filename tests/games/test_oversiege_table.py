@@ -325,7 +325,7 @@ def test_a_whole_game_through_the_table():
 def test_journal_replay_resumes_the_same_game(tmp_path):
     """docs/CONTRACTS.md, "The journal": accepted plays are journaled as action_to_json and
     replay to the same state (a power cut mid-siege loses nothing)."""
-    from tabletap.controller.journal import GameHeader, Journal
+    from tabletap.controller.state.journal import GameHeader, Journal
 
     journal = Journal.in_dir(tmp_path)
     journal.start(GameHeader("oversiege", ["red", "blue", "green"], 0,

@@ -4,9 +4,9 @@ import pytest
 from gpiozero import RGBLED, AngularServo, Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from tabletap.controller.adapters import build_outputs
-from tabletap.controller.config import Config
 from tabletap.controller.ports import InputEvent
+from tabletap.controller.settings.config import Config
+from tabletap.controller.table.adapters import build_outputs
 from tabletap.hw.gpio import GpioError
 from tabletap.hw.gpio.factory import pin_factory
 from tabletap.sim.context import make_context

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from tabletap.controller.config import SERVO_FRAME_SECONDS, ServoConfig, parse_config
-from tabletap.controller.yamlsource import SourceError
+from tabletap.controller.loading.source import SourceError
+from tabletap.controller.settings.config import SERVO_FRAME_SECONDS, ServoConfig, parse_config
 from tabletap.hw.gpio.chest import GpioChest
 from tabletap.sim.clock import VirtualClock
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tabletap.controller.config import ReaderConfig
+from tabletap.controller.settings.config import ReaderConfig
 from tabletap.hw.pn532.reader import Pn532Reader
 from tabletap.sim.clock import VirtualClock
 from tabletap.sim.pn532.backend import build_reader, chip_for

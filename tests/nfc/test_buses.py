@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tabletap.controller.identity import decode_piece, encode_piece
 from tabletap.controller.ports import Poll, ReaderUnavailable
+from tabletap.controller.table.identity import decode_piece, encode_piece
 from tabletap.hw.pn532.reader import Pn532Reader
 from tabletap.hw.pn532.transports import BusTransport, i2c_driver, spi_driver
 from tabletap.sim.clock import VirtualClock

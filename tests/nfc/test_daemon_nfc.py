@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tabletap.controller.config import Config
-from tabletap.controller.runtime import GameSpec, open_table
+from tabletap.controller.settings.config import Config
+from tabletap.controller.table.runtime import GameSpec, open_table
 from tabletap.hw.pn532.reader import Pn532Reader
 from tabletap.sim.context import make_context
 from tabletap.sim.pn532.faults import FaultPlan

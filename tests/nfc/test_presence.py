@@ -7,7 +7,7 @@ import random
 import pytest
 
 from tabletap.controller.ports import Poll, TagRead
-from tabletap.controller.presence import PresenceTracker
+from tabletap.controller.table.presence import PresenceTracker
 from tabletap.sim.pn532.faults import FaultPlan
 from tabletap.sim.pn532.soak import PollLoop
 from tabletap.sim.world import SimTag

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from tabletap.controller.identity import decode_piece
 from tabletap.controller.ports import Poll, ReaderUnavailable, TagRead, TagReader, TagWriteError
+from tabletap.controller.table.identity import decode_piece
 from tabletap.sim.ntag import ClassicCard
 from tabletap.sim.world import SimTag
 

@@ -7,7 +7,7 @@ from collections import deque
 import yaml
 
 from tabletap.controller.cli import main
-from tabletap.controller.pieces import magic_keys, pieces_of
+from tabletap.controller.table.pieces import magic_keys, pieces_of
 
 
 def run(capsys, *argv):
@@ -191,9 +191,9 @@ def test_enroll_takes_mifare_classic_cards_by_uid(capsys, tmp_path):
 def test_registry_only_enrols_a_tag_whose_memory_does_not_answer(tmp_path):
     """A tag that lists but NAKs every READ (read-protected, or a card the SEL_RES does not
     give away) is announced with its error; --registry-only needs only its UID."""
-    from tabletap.controller.config import ReaderConfig
-    from tabletap.controller.identity import UidRegistry
-    from tabletap.controller.tagging import Desk, Enrolment
+    from tabletap.controller.settings.config import ReaderConfig
+    from tabletap.controller.table.identity import UidRegistry
+    from tabletap.controller.table.tagging import Desk, Enrolment
     from tabletap.sim.clock import VirtualClock
     from tabletap.sim.ntag import TagNak
     from tabletap.sim.pn532.backend import build_reader

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tabletap.controller.config import ReaderConfig
-from tabletap.controller.identity import decode_piece
 from tabletap.controller.ports import ReaderUnavailable
+from tabletap.controller.settings.config import ReaderConfig
+from tabletap.controller.table.identity import decode_piece
 from tabletap.hw.pn532 import build_i2c, build_spi, build_uart
 from tabletap.sim.ntag import Ntag
 from tabletap.sim.pn532.chip import Pn532Chip

@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from tabletap.controller.config import PollConfig, ReaderConfig
-from tabletap.controller.daemon import Daemon
 from tabletap.controller.ports import ReaderUnavailable
+from tabletap.controller.settings.config import PollConfig, ReaderConfig
+from tabletap.controller.table.daemon import Daemon
 from tabletap.hw.pn532 import build_uart
 from tabletap.hw.pn532.waiting import FdWait
 from tabletap.sim.ntag import Ntag
@@ -203,7 +203,7 @@ def test_a_missing_reader_is_not_waited_on(table):
 def test_a_wait_that_fails_does_not_end_the_loop(table, caplog):
     """A descriptor closed under the wait (a USB adapter pulled out between the poll and the
     select) is logged and slept through: nothing may end the daemon's loop."""
-    from tabletap.controller.daemon import wait_for_readers
+    from tabletap.controller.table.daemon import wait_for_readers
 
     r, w = os.pipe()
     os.close(r)

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletap.controller.identity import decode_piece, encode_piece
 from tabletap.controller.ports import TagWriteError, TagWriter
+from tabletap.controller.table.identity import decode_piece, encode_piece
 from tabletap.sim.world import SimTag
 
 

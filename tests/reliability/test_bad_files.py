@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from tabletap.controller.commands.do import parse_fields
-from tabletap.controller.config import load_config
-from tabletap.controller.identity import RegistryError, UidRegistry
-from tabletap.controller.journal import GameHeader, Journal, JournalError
-from tabletap.controller.yamlsource import SourceError
+from tabletap.controller.loading.source import SourceError
+from tabletap.controller.settings.config import load_config
+from tabletap.controller.state.journal import GameHeader, Journal, JournalError
+from tabletap.controller.table.identity import RegistryError, UidRegistry
 from tabletap.sim.scenario.model import load as load_scenario
 
 BOMB = b"""a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]

@@ -13,7 +13,7 @@ import threading
 import time
 from pathlib import Path
 
-from tabletap.controller.control import ControlServer, request
+from tabletap.controller.control_socket.server import ControlServer, request
 
 
 def _server(tmp_path: Path, **kwargs: object) -> ControlServer:

@@ -22,7 +22,7 @@ from tests.reliability.procs import ROOT, TABLETAP, cli, start, wait_ready
 
 DYING = """
 import os, signal, sys
-from tabletap.controller import control
+from tabletap.controller.control_socket import server as control
 from tabletap.controller.cli import main
 original = control.ControlServer.answer
 def answer(self, line):

@@ -48,7 +48,7 @@ def test_the_daemon_creates_its_state_owner_only(tmp_path: Path):
 
 
 def test_an_old_world_readable_journal_is_tightened(tmp_path: Path):
-    from tabletap.controller.journal import GameHeader, Journal
+    from tabletap.controller.state.journal import GameHeader, Journal
 
     journal = Journal.in_dir(tmp_path)
     journal.start(GameHeader("magic-keys", ["ana", "ben"], 1))

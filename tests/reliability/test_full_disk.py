@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletap.controller.journal import Journal
+from tabletap.controller.state.journal import Journal
 from tests.core.helpers import magic_keys_table
 
 

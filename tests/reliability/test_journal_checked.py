@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletap.controller.journal import GameHeader, Journal, JournalError
+from tabletap.controller.state.journal import GameHeader, Journal, JournalError
 from tests.core.helpers import FAKES
 
 PHYSICAL = GameHeader("magic-keys", ["ana", "ben"], 1, {}, {"fake_keys": FAKES})

@@ -6,7 +6,7 @@ import signal
 from pathlib import Path
 
 from tabletap.controller.cli import main
-from tabletap.controller.journal import GameHeader, Journal
+from tabletap.controller.state.journal import GameHeader, Journal
 from tests.core.helpers import FAKES
 from tests.reliability.procs import cli, magic_keys_config, start, wait_ready
 

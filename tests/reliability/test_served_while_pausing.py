@@ -13,8 +13,8 @@ import threading
 from pathlib import Path
 from types import SimpleNamespace
 
-from tabletap.controller.control import ControlServer, request
-from tabletap.controller.daemon import wait_serving
+from tabletap.controller.control_socket.server import ControlServer, request
+from tabletap.controller.table.daemon import wait_serving
 
 
 class _Pipe:
@@ -70,7 +70,7 @@ def test_with_nothing_to_do_the_pause_lasts_its_time_and_serves_nothing(tmp_path
 def test_a_full_house_of_consoles_does_not_spin_the_pause(tmp_path: Path):
     """At MAX_CLIENTS the listening socket leaves the wait: a connection waiting in the backlog
     would otherwise keep it readable and the pause would turn into a busy loop."""
-    from tabletap.controller import control
+    from tabletap.controller.control_socket import server as control
 
     server = ControlServer(tmp_path / "control.sock", lambda req: {"ok": True})
     try:

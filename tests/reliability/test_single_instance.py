@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletap.controller.statelock import StateLock, StateLocked, holder, state_lock
+from tabletap.controller.state.lock import StateLock, StateLocked, holder, state_lock
 from tests.reliability.procs import cli, magic_keys_config, start, wait_ready
 
 

@@ -93,7 +93,7 @@ def test_purposeful_games_end_with_one_winner():
 def test_a_complete_game_replays_from_the_real_journal(tmp_path):
     """The journal on disk (one entry per accepted action, the drawn rolls in it) gives back
     the same finished game, for each table size."""
-    from tabletap.controller.journal import GameHeader, Journal
+    from tabletap.controller.state.journal import GameHeader, Journal
 
     for heroes, seed in ((2, 11), (3, 12), (5, 13)):
         players = HEROES[:heroes]

@@ -98,19 +98,40 @@ def scattered(engine: OversiegeEngine, players: list[str], options: dict, seed: 
     return state
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(table=TABLES, seed=st.integers(0, 2**32 - 1), maker=st.booleans())
-def test_every_candidate_is_legal_exactly_when_apply_accepts_it(table, seed, maker):
-    """Every section's rules (ORDER, TURNS, ARMAMENTS, PROJECTILES, REBUILD, KEY, BLOCKADE,
-    GROUP PLAY) live in one check per kind of play, and legal_actions only asks those checks
-    (in parts, remembered across states): in a random position, with the packaged cards or a
-    maker's, a candidate is in legal_actions if and only if apply accepts it, and the legal
-    list keeps the candidates' order. A rule the generator judged on its own, or a verdict
-    remembered under less than it reads, would show here as a play one side allows and the
-    other refuses."""
-    engine = MAKER if maker else E
-    players, options = table
-    state = scattered(engine, players, options, seed)
+def neighbours(engine: OversiegeEngine, state: OversiegeState, seed: int, count: int
+               ) -> list[OversiegeState]:
+    """Positions one change away from `state` (a blockade placed or hit, an armament placed or
+    lost, a castle card rebuilt or destroyed, a card more or less in hand, another draw): the
+    sides left alone look the same, so verdicts remembered for `state` are asked again."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        near = state.clone()
+        player = rng.choice(near.players)
+        side = near.sides[player]
+        change = rng.choice(["blockade", "armament", "castle", "hand", "drawn"])
+        if change == "blockade":
+            side.blockade = None if side.blockade else f"oversiege/{player}/blockade/2"
+        elif change == "armament":
+            if side.armaments:
+                side.discard.append(side.armaments.pop(rng.randrange(len(side.armaments))))
+            else:
+                side.armaments.append(f"oversiege/{player}/{rng.choice(ARMAMENTS)}/2")
+        elif change == "castle":
+            part = rng.choice([*TOWERS, "entrance"])
+            if part in side.destroyed:
+                side.destroyed.remove(part)
+            else:
+                side.destroyed.append(part)
+        elif change == "hand":
+            side.hand = max(2, side.hand + rng.choice([-1, 1]))
+        else:
+            near.drawn = 0 if near.drawn else 2
+        out.append(near)
+    return out
+
+
+def legal_exactly_when_accepted(engine: OversiegeEngine, state: OversiegeState) -> None:
     candidates = engine._candidates(state)
     legal = engine.legal_actions(state)
     verdicts = {}
@@ -126,3 +147,44 @@ def test_every_candidate_is_legal_exactly_when_apply_accepts_it(table, seed, mak
     for action in candidates:
         assert (action in legal) == verdicts[action], (action, verdicts[action])
     assert legal == [a for a in candidates if verdicts[a]]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=TABLES, seed=st.integers(0, 2**32 - 1), maker=st.booleans())
+def test_every_candidate_is_legal_exactly_when_apply_accepts_it(table, seed, maker):
+    """Every section's rules (ORDER, TURNS, ARMAMENTS, PROJECTILES, REBUILD, KEY, BLOCKADE,
+    GROUP PLAY) live in one check per kind of play, and legal_actions only asks those checks
+    (in parts, remembered across states): in a random position and the positions one change
+    away, with the packaged cards or a maker's, a candidate is in legal_actions if and only if
+    apply accepts it, and the legal list keeps the candidates' order. A rule the generator
+    judged on its own, or a verdict remembered under less than it reads, would show here as a
+    play one side allows and the other refuses."""
+    engine = MAKER if maker else E
+    players, options = table
+    state = scattered(engine, players, options, seed)
+    for position in [state, *neighbours(engine, state, seed, 3)]:
+        legal_exactly_when_accepted(engine, position)
+
+
+def test_a_double_at_the_last_tower_also_takes_the_entrance_it_opens():
+    """PROJECTILES ("Double projectiles can destroy two cards at once") and ORDER (the
+    entrance falls once the four towers are down), with a maker's icons that let the double
+    stone break the fourth tower and the entrance: aimed at blue's last tower, the double has
+    the entrance in reach after the first hit, so it must name both (`target-count`), and
+    legal_actions lists the pair, not the single shot."""
+    state = MAKER.new_game(["red", "blue"], 0, {}, {"destroyed": {"blue": list(TOWERS[:3])},
+                                                    "hands": {"red": 6}})
+    state.sides["red"].armaments.append("oversiege/red/catapult/1")
+    state.sides["red"].hand -= 1
+    double = "oversiege/red/double-stone/1"
+    tower, entrance = "oversiege/blue/tower/4", "oversiege/blue/entrance"
+    legal = [a.targets for a in MAKER.legal_actions(state) if a.kind == "attack"]
+    assert legal == [(tower, entrance)]
+    try:
+        MAKER.apply(state, MAKER.action_from_json(
+            {"action": "attack", "card": double, "targets": [tower]}))
+    except Rejection as refusal:
+        assert refusal.code == "target-count" and entrance in refusal.message
+    else:
+        raise AssertionError("a double with a second card in reach fired at one")
+    legal_exactly_when_accepted(MAKER, state)

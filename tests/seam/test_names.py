@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletap.controller import registry
+from tabletap.controller.games import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 EXEMPT_DIRS = ("docs/", "scenarios/", "tests/", "examples/")

@@ -1,4 +1,4 @@
-"""Every registered game fills every slot of its spec (controller.gamespec) that a table, the
+"""Every registered game fills every slot of its spec (controller.games.spec) that a table, the
 page, self-play and the tools need, and what it fills in works: a spec with a missing undo
 sentence, a seat rule that seats nobody or a page view that is not there fails here, naming the
 game and the slot.
@@ -12,12 +12,12 @@ from importlib import resources
 
 import pytest
 
-from tabletap.controller import registry
+from tabletap.controller.games import registry
 from tabletap.controller.games.base import GameTable
-from tabletap.controller.gamespec import GameSpec
+from tabletap.controller.games.spec import GameSpec
 from tabletap.controller.selfplay.play import play_game, seat_names
-from tabletap.controller.speech import piece_words
-from tabletap.controller.takeback import GENERIC, chance_reason
+from tabletap.controller.spoken.words import piece_words
+from tabletap.controller.table.takeback import GENERIC, chance_reason
 
 GAMES = registry.games()
 ids = [g.name for g in GAMES]

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tabletap.controller.adapters import build_outputs
-from tabletap.controller.config import Config
 from tabletap.controller.ports import InputEvent
+from tabletap.controller.settings.config import Config
+from tabletap.controller.table.adapters import build_outputs
 from tabletap.firmware.board import DEFAULTS
 from tabletap.hw.serial_link import ProtocolMismatch
 from tabletap.hw.serial_link.backend import board_config

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from tabletap.controller.adapters import build_outputs
 from tabletap.controller.commands.doctor import check_chest
-from tabletap.controller.config import Config
+from tabletap.controller.settings.config import Config
+from tabletap.controller.table.adapters import build_outputs
 from tabletap.firmware import servo
 from tabletap.hw.serial_link import ConfigRefused, LinkError
 from tabletap.hw.serial_link.backend import BoardConfigError, check_board_config

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import yaml
 
-from tabletap.controller.control import request
+from tabletap.controller.control_socket.server import request
 
 TABLETAP = [sys.executable, "-m", "tabletap.controller.cli"]
 ENV = {**os.environ, "PYTHONUNBUFFERED": "1"}

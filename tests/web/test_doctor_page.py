@@ -1,5 +1,5 @@
 """The table's check from the phone: the daemon runs `tabletap doctor`'s checks on the devices it
-holds (controller.table_health). With no game under way that is the whole check, the chest's
+holds (controller.health.table). With no game under way that is the whole check, the chest's
 sweep and the lights' colours included; a reader unplugged in the simulator fails, with the
 doctor's hint, over the control socket and on the page."""
 

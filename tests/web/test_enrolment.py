@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from tabletap.controller import web_requests
-from tabletap.controller.identity import decode_piece
+from tabletap.controller.control_socket import page as web_requests
+from tabletap.controller.table.identity import decode_piece
 from tabletap.sim.world import SimTag
 from tests.core.helpers import magic_keys_table
 

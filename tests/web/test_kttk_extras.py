@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from tabletap.controller.web_requests import EXTRAS
+from tabletap.controller.control_socket.page import EXTRAS
 from tabletap.games.key_to_the_kingdom.page import extras
 from tabletap.games.key_to_the_kingdom.rules import ENGINE
 from tabletap.games.key_to_the_kingdom.rules.actions import Castle, Move, Roll, Use

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tabletap.controller.pieces import pieces_of
+from tabletap.controller.table.pieces import pieces_of
 from tests.web.table import Table
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tabletap.controller.pairing import PairingDesk, PairingError, PairingStore
+from tabletap.controller.control_socket.pairing import PairingDesk, PairingError, PairingStore
 from tabletap.controller.rules.base import Rejection
 
 TOKEN = "a-session-token-the-browser-holds-only"

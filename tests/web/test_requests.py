@@ -7,10 +7,10 @@ import hashlib
 import shutil
 import time
 
-from tabletap.controller import web_requests
-from tabletap.controller.patterns import PATTERNS
-from tabletap.controller.pieces import pieces_of
-from tabletap.controller.table_health import check_state_folder
+from tabletap.controller.control_socket import page as web_requests
+from tabletap.controller.health.table import check_state_folder
+from tabletap.controller.table.patterns import PATTERNS
+from tabletap.controller.table.pieces import pieces_of
 from tests.core.helpers import magic_keys_table, tap
 
 H = hashlib.sha256(b"browser").hexdigest()
@@ -199,8 +199,8 @@ def test_on_the_pico_wiring_the_check_uses_the_daemons_own_link(tmp_path):
     time): the board's hello is the one the daemon's link got, the sweep is the Pico's, the
     presses and the lid come through the board, and the port is never opened a second time."""
     from tabletap.controller.clock import SystemClock
-    from tabletap.controller.config import Config
-    from tabletap.controller.runtime import open_table
+    from tabletap.controller.settings.config import Config
+    from tabletap.controller.table.runtime import open_table
     from tabletap.sim.context import make_context
 
     clock = SystemClock()

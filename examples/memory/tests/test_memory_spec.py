@@ -12,11 +12,11 @@ import pytest
 import tabletap_memory
 from tabletap_memory import GAME, bench
 
-from tabletap.controller import registry
+from tabletap.controller.games import registry
 from tabletap.controller.games.base import GameTable
-from tabletap.controller.gamespec import GameSpec
-from tabletap.controller.speech import piece_words
-from tabletap.controller.takeback import GENERIC, put_back
+from tabletap.controller.games.spec import GameSpec
+from tabletap.controller.spoken.words import piece_words
+from tabletap.controller.table.takeback import GENERIC, put_back
 
 
 def test_the_entry_point_finds_the_game() -> None:

@@ -15,13 +15,13 @@ from hypothesis import strategies as st
 from tabletap_memory.rules import ENGINE, Flip
 from tabletap_memory.table import MemoryTable, card_of
 
-from tabletap.controller.config import Config
 from tabletap.controller.games.base import ButtonPressed, ManualAction, PieceLifted, PiecePlaced
-from tabletap.controller.journal import Journal
-from tabletap.controller.registry import table_for
+from tabletap.controller.games.registry import table_for
 from tabletap.controller.rules.base import Rejection
-from tabletap.controller.runtime import GameSpec, open_table
-from tabletap.controller.session import TableSession
+from tabletap.controller.settings.config import Config
+from tabletap.controller.state.journal import Journal
+from tabletap.controller.table.runtime import GameSpec, open_table
+from tabletap.controller.table.session import TableSession
 from tabletap.sim.context import make_context
 
 STATE = ENGINE.new_game(["ana", "ben"], 0, {}, {})

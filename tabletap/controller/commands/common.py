@@ -17,15 +17,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tabletap.controller.config import Config, load_config
-from tabletap.controller.configpath import (  # noqa: F401 - the commands take them from here
+from tabletap.controller.loading.source import SourceError
+from tabletap.controller.settings.config import Config, load_config
+from tabletap.controller.settings.path import (  # noqa: F401 - the commands take them from here
     CONFIG_ENV,
     DEFAULT_CONFIG,
     add_config_argument,
     config_source,
 )
-from tabletap.controller.service import fatal, log_handler
-from tabletap.controller.yamlsource import SourceError
+from tabletap.controller.table.service import fatal, log_handler
 
 
 def config_or_exit(args: argparse.Namespace, announce: bool = True) -> Config:
@@ -61,7 +61,7 @@ PERMISSION_HINT = ("Run the command as the table's user: sudo -u tabletap tablet
 def ask_daemon(config: Config, payload: dict[str, Any]) -> dict[str, Any]:
     """Send one request to the running daemon; exit 2 with a sentence when it cannot be asked
     (no daemon, or a state folder this user may not use). Never starts a daemon itself."""
-    from tabletap.controller.control import NoAnswer, request, socket_path
+    from tabletap.controller.control_socket.server import NoAnswer, request, socket_path
 
     path = socket_path(config.state_dir)
     try:
@@ -92,7 +92,7 @@ def key_values(items: list[str]) -> dict[str, Any]:
     """`["at=[2, 3]", "facing=east"]` -> `{"at": [2, 3], "facing": "east"}`: values are YAML,
     read within the project's limits (no tags, aliases bounded, dates stay strings). Raises
     ValueError naming the item without `=`, or a SourceError (a ValueError) naming the key."""
-    from tabletap.controller.rules.yamldoc import load_value
+    from tabletap.controller.loading.yamldoc import load_value
 
     data: dict[str, Any] = {}
     for item in items:

@@ -1,6 +1,6 @@
 """`tabletap content check PACK [--game GAME]`: is a content pack playable and whole?
 
-A game whose content lives in packs gives its spec a `content` check (controller.gamespec);
+A game whose content lives in packs gives its spec a `content` check (controller.games.spec);
 PACK is a shipped pack's name (`default`) or the folder of a maker's own pack. Problems that
 stop the game from loading it are printed with file, line and key (exit 2); a pack that loads
 but has unreachable or inconsistent content gets one line per finding (exit 1); a clean pack
@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tabletap.controller import registry
+from tabletap.controller.games import registry
 
 
 def _checkers() -> list[str]:

@@ -24,8 +24,13 @@ from tabletap.controller.commands.common import (
     key_values,
     print_reply,
 )
-from tabletap.controller.control import NoAnswer, request, socket_path, wait_for_server
-from tabletap.controller.journal import Journal, JournalError
+from tabletap.controller.control_socket.server import (
+    NoAnswer,
+    request,
+    socket_path,
+    wait_for_server,
+)
+from tabletap.controller.state.journal import Journal, JournalError
 
 RETRY_WAIT = 15.0  # seconds `do` waits for a daemon to come back (systemd restarts it in ~5)
 

@@ -20,15 +20,15 @@ from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any, Literal
 
-from tabletap.controller.adapters import build_outputs, build_readers
 from tabletap.controller.clock import SystemClock
 from tabletap.controller.commands.common import (
     add_config_argument,
     config_or_exit,
     config_source,
 )
-from tabletap.controller.config import Config
 from tabletap.controller.ports import Clock, InputEvent, Outputs, ReaderUnavailable, TagReader
+from tabletap.controller.settings.config import Config
+from tabletap.controller.table.adapters import build_outputs, build_readers
 
 Status = Literal["ok", "warning", "failed"]
 
@@ -214,7 +214,7 @@ def check_buttons(config: Config, buttons: Any, context: dict[str, Any], clock: 
                   untried: str = "run with --press to try it") -> list[Finding]:
     """Each button and the lid switch: pressed in the simulator, pressed by the maker with
     `press`, else read at rest (`untried` says how to try them; the running daemon's check,
-    controller.table_health, has no --press to offer)."""
+    controller.health.table, has no --press to offer)."""
     world = context.get("world") if context.get("sim") else None
     pressed = getattr(buttons, "pressed", None)
     at_rest: dict[str, bool] = pressed() if callable(pressed) else {}

@@ -17,7 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def games(args: argparse.Namespace) -> int:
-    from tabletap.controller import registry
+    from tabletap.controller.games import registry
 
     found = [{**registry.public(spec), "package": registry.package_of(spec.name),
               "docs": spec.docs} for spec in registry.games()]

@@ -12,8 +12,8 @@ import argparse
 import sys
 
 from tabletap.controller.commands.common import add_config_argument, config_or_exit
-from tabletap.controller.journal import Journal, JournalError, Replayed
-from tabletap.controller.statelock import StateLocked, state_lock
+from tabletap.controller.state.journal import Journal, JournalError, Replayed
+from tabletap.controller.state.lock import StateLocked, state_lock
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -16,7 +16,6 @@ import sys
 import threading
 from typing import Any
 
-from tabletap.controller.adapters import find
 from tabletap.controller.clock import SystemClock
 from tabletap.controller.commands.common import (
     PERMISSION_HINT,
@@ -24,13 +23,14 @@ from tabletap.controller.commands.common import (
     config_or_exit,
     setup_logging,
 )
-from tabletap.controller.control import ControlServer, socket_path
-from tabletap.controller.journal import JournalError
-from tabletap.controller.requests import dispatch
-from tabletap.controller.requests import register as register_request
-from tabletap.controller.rules.yamldoc import load_value
-from tabletap.controller.runtime import GameSpec, StartError, open_table
-from tabletap.controller.service import Notifier, fatal, narrator
+from tabletap.controller.control_socket.requests import dispatch
+from tabletap.controller.control_socket.requests import register as register_request
+from tabletap.controller.control_socket.server import ControlServer, socket_path
+from tabletap.controller.loading.yamldoc import load_value
+from tabletap.controller.state.journal import JournalError
+from tabletap.controller.table.adapters import find
+from tabletap.controller.table.runtime import GameSpec, StartError, open_table
+from tabletap.controller.table.service import Notifier, fatal, narrator
 
 log = logging.getLogger("tabletap.run")
 
@@ -144,7 +144,7 @@ def _attach_page(daemon: Any, context: Any) -> None:
     """The phone page's pairing desk, enrolment desk and feed, and its request kinds. Loaded
     once the table has said it is ready (nothing reaches the daemon before the loop below),
     so a start does not wait for the page's modules."""
-    from tabletap.controller import web_requests
+    from tabletap.controller.control_socket import page as web_requests
 
     web_requests.attach(daemon, context)
     for kind, handler in web_requests.HANDLERS.items():

@@ -1,6 +1,6 @@
 """`tabletap score GAME FILE [--json]`: score a finished position written in a file.
 
-A game that has such files gives its spec a `score_file` (controller.gamespec): its own flags
+A game that has such files gives its spec a `score_file` (controller.games.spec): its own flags
 and how to score; this command only finds it by name. The file formats are in
 docs/CONTRACTS.md.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from tabletap.controller import registry
+from tabletap.controller.games import registry
 
 
 def _scorers() -> dict[str, registry.GameSpec]:

@@ -15,7 +15,7 @@ import os
 import sys
 from typing import Any
 
-from tabletap.controller.registry import game_names
+from tabletap.controller.games.registry import game_names
 
 # Cheap to import: the engines, tqdm and matplotlib load only when the command runs.
 POLICIES = ("random", "greedy")
@@ -95,7 +95,7 @@ def play_many(
 
 
 def selfplay(args: argparse.Namespace) -> int:
-    from tabletap.controller.registry import engine_for
+    from tabletap.controller.games.registry import engine_for
     from tabletap.controller.rules.base import Rejection
     from tabletap.controller.selfplay.play import seat_names
     from tabletap.controller.selfplay.report import render_text, summarise

@@ -17,7 +17,7 @@ from tabletap.controller.commands.common import (
     add_config_argument,
     config_or_exit,
 )
-from tabletap.controller.journal import Journal, JournalError
+from tabletap.controller.state.journal import Journal, JournalError
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -12,14 +12,15 @@ import argparse
 import sys
 from typing import Any
 
-from tabletap.controller.adapters import AdapterError, build_readers
 from tabletap.controller.clock import SystemClock
 from tabletap.controller.commands.common import config_source
-from tabletap.controller.config import Config, load_config
-from tabletap.controller.identity import Identifier, UidRegistry
-from tabletap.controller.pieces import pieces_of, sets
+from tabletap.controller.loading.source import SourceError
 from tabletap.controller.ports import ReaderUnavailable, TagReader, TagWriter
-from tabletap.controller.tagging import (
+from tabletap.controller.settings.config import Config, load_config
+from tabletap.controller.table.adapters import AdapterError, build_readers
+from tabletap.controller.table.identity import Identifier, UidRegistry
+from tabletap.controller.table.pieces import pieces_of, sets
+from tabletap.controller.table.tagging import (
     CheckReport,
     Desk,
     Enrolment,
@@ -27,8 +28,7 @@ from tabletap.controller.tagging import (
     check_set,
     write_piece,
 )
-from tabletap.controller.tagging import read_tags as read_now
-from tabletap.controller.yamlsource import SourceError
+from tabletap.controller.table.tagging import read_tags as read_now
 
 
 def register(subparsers: Any) -> None:

@@ -1,22 +1,21 @@
-"""The table layer's base (base.py): what every game's table layer builds on. The games
-themselves are plugins (tabletap/games/<game>/, found through controller.registry)."""
+"""The game seam: what a game is to tabletap (spec.py: the `GameSpec` a game's package exports),
+how games are found (registry.py: the `tabletap.games` entry points) and what every game's table
+layer builds on (base.py: `GameTable` and the table's inputs). The games themselves are plugins
+(tabletap/games/<game>/, examples/memory); docs/ADDING-A-GAME.md is the recipe."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from tabletap.controller.games.base import GameTable
-
-
-from tabletap.controller import legacy  # noqa: E402
+from tabletap.controller import legacy
+from tabletap.controller.games.base import GameTable
 
 legacy.install()
 
 
 def table_for(game: str) -> GameTable:
     """A fresh table layer for `game`; raises Rejection(`unknown-game`)."""
-    from tabletap.controller.registry import table_for as found
+    from tabletap.controller.games.registry import table_for as found
 
     return found(game)
 
@@ -24,6 +23,7 @@ def table_for(game: str) -> GameTable:
 def __getattr__(name: str) -> Any:
     # The old home of each game's table module, `tabletap.controller.games.<game>`, resolves
     # to the game's package (controller.legacy) for callers written before games were plugins.
-    from tabletap.controller.legacy import submodule
+    return legacy.submodule(__name__, name)
 
-    return submodule(__name__, name)
+
+__all__ = ["GameTable", "table_for"]

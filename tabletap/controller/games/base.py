@@ -112,6 +112,6 @@ class GameTable:
 
     def said(self, state: Any, text: str) -> str:
         """`text` with the game's own ids put into words for the voice. Piece ids are already
-        said plainly by controller.speech; a game whose sentences name other ids (a board
+        said plainly by controller.spoken.words; a game whose sentences name other ids (a board
         space, say) overrides this, since only the game knows what its ids stand for."""
         return text

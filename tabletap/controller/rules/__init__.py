@@ -1,7 +1,7 @@
 """What every game's engine builds on: the engine contract (base.py), bounded YAML loading
 (bounded.py, yamldoc.py) and structural sharing of states (sharing.py). The engines themselves
 live in their games' packages (tabletap/games/<game>/rules/), found through
-controller.registry."""
+controller.games.registry."""
 
 from __future__ import annotations
 
@@ -14,14 +14,14 @@ legacy.install()
 
 
 def game_names() -> list[str]:
-    from tabletap.controller.registry import game_names as names
+    from tabletap.controller.games.registry import game_names as names
 
     return names()
 
 
 def engine_for(game: str) -> Engine[Any, Any]:
     """The engine for a game name; raises Rejection(`unknown-game`) for any other name."""
-    from tabletap.controller.registry import engine_for as found
+    from tabletap.controller.games.registry import engine_for as found
 
     return found(game)
 

@@ -14,8 +14,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletap.controller import registry
-from tabletap.controller.gamespec import Chooser
+from tabletap.controller.games import registry
+from tabletap.controller.games.spec import Chooser
 
 POLICIES = ("random", "greedy")
 MAX_ACTIONS = 20_000  # a game still going after this many actions is recorded unfinished

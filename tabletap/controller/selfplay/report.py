@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from tabletap.controller import registry
+from tabletap.controller.games import registry
 from tabletap.controller.selfplay.play import GameRecord
 
 Z95 = 1.959964  # the normal quantile for a two-sided 95 % interval

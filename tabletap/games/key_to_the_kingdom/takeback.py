@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletap.controller.speech import piece_words
+from tabletap.controller.spoken.words import piece_words
 
 
 def _item(item: Any) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tabletap.controller.gamespec import (
+from tabletap.controller.games.spec import (
     GameSpec,
     Option,
     Page,

@@ -12,7 +12,7 @@ import argparse
 import json
 import sys
 
-from tabletap.controller.yamlsource import SourceError, read_text
+from tabletap.controller.loading.source import SourceError, read_text
 from tabletap.games.kingdomino.rules.kingdom_file import (
     KingdomFile,
     KingdomFileError,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletap.controller.gamespec import (
+from tabletap.controller.games.spec import (
     Demo,
     GameSpec,
     Option,

@@ -16,8 +16,8 @@ from typing import Any, Protocol, TypeVar
 from gpiozero.pins import Factory
 
 from tabletap.controller.clock import SystemClock
-from tabletap.controller.config import Config
 from tabletap.controller.ports import Outputs
+from tabletap.controller.settings.config import Config
 from tabletap.hw.gpio.buttons import GpioButtons
 from tabletap.hw.gpio.chest import GpioChest
 from tabletap.hw.gpio.errors import GpioError

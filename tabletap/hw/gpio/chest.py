@@ -14,8 +14,8 @@ import math
 from gpiozero import AngularServo
 from gpiozero.pins import Factory
 
-from tabletap.controller.config import SERVO_FRAME_SECONDS, ServoConfig
 from tabletap.controller.ports import Clock
+from tabletap.controller.settings.config import SERVO_FRAME_SECONDS, ServoConfig
 
 
 class GpioChest:

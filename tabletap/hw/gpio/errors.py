@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tabletap.controller.adapters import AdapterError
+from tabletap.controller.table.adapters import AdapterError
 
 
 class GpioError(AdapterError):

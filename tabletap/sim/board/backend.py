@@ -9,8 +9,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tabletap.controller.config import Config
 from tabletap.controller.ports import InputEvent, Outputs
+from tabletap.controller.settings.config import Config
 from tabletap.hw.serial_link.backend import build_outputs as build_serial_outputs
 from tabletap.hw.serial_link.backend import check_board_config
 from tabletap.sim.board.board import SimBoard

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletap.controller.config import ReaderConfig
+from tabletap.controller.settings.config import ReaderConfig
 from tabletap.hw.pn532.reader import Pn532Reader, waiting_reader
 from tabletap.hw.pn532.transports import ResetLine, UartTransport
 from tabletap.sim.clock import VirtualClock

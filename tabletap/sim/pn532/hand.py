@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from tabletap.controller.identity import encode_piece
 from tabletap.controller.ports import Clock
+from tabletap.controller.table.identity import encode_piece
 from tabletap.sim.ntag import ClassicCard
 from tabletap.sim.world import SimTag, SimWorld, uid_for
 

@@ -1,10 +1,10 @@
 """The daemon's polling loop, on any clock, recording every presence event.
 
-The same supervision (`tabletap.controller.daemon.SupervisedReader`: backoff on
+The same supervision (`tabletap.controller.table.daemon.SupervisedReader`: backoff on
 ReaderUnavailable), presence tracking and pauses (`poll.period`, `poll.resting_period`,
 `poll.confirm_period`, and waiting on every reader that waits for a tap at once:
-`tabletap.controller.daemon.wait_for_readers`) the daemon uses, without a game session, so tests
-and `bench/nfc.py` can measure what a family would see: phantom removals, tap-to-event and
+`tabletap.controller.table.daemon.wait_for_readers`) the daemon uses, without a game session, so
+tests and `bench/nfc.py` can measure what a family would see: phantom removals, tap-to-event and
 lift-to-event latency, CPU.
 """
 
@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tabletap.controller.config import PollConfig
-from tabletap.controller.daemon import SupervisedReader, pause_after_pass, wait_for_readers
 from tabletap.controller.ports import Clock, TagReader
-from tabletap.controller.presence import PresenceEvent, PresenceTracker
+from tabletap.controller.settings.config import PollConfig
+from tabletap.controller.table.daemon import SupervisedReader, pause_after_pass, wait_for_readers
+from tabletap.controller.table.presence import PresenceEvent, PresenceTracker
 
 _DEFAULTS = PollConfig()
 

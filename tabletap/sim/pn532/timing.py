@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tabletap.controller.rules.yamldoc import parse_data
+from tabletap.controller.loading.yamldoc import parse_data
 
 
 class Timing(BaseModel):

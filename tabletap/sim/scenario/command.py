@@ -27,8 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def run_files(args: argparse.Namespace) -> int:
     # Imported here: `tabletap --help` loads this module to list the command.
-    from tabletap.controller.journal import JournalError
-    from tabletap.controller.yamlsource import SourceError
+    from tabletap.controller.loading.source import SourceError
+    from tabletap.controller.state.journal import JournalError
     from tabletap.sim.scenario.model import load
     from tabletap.sim.scenario.runner import ScenarioRun
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletap.controller.yamlsource import SourceError, YamlDoc, load_file
+from tabletap.controller.loading.source import SourceError, YamlDoc, load_file
 
 ACTIONS = ("tap", "place", "remove", "press", "hold", "lid", "roll", "do", "wait", "restart",
            "expect")

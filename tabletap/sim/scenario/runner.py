@@ -15,12 +15,12 @@ from typing import Any
 import ndef
 from pydantic import ValidationError
 
-from tabletap.controller.config import Config
-from tabletap.controller.daemon import Daemon
 from tabletap.controller.games.base import ManualAction
-from tabletap.controller.runtime import GameSpec, StartError, open_table
-from tabletap.controller.statelock import live_game
-from tabletap.controller.yamlsource import SourceError
+from tabletap.controller.loading.source import SourceError
+from tabletap.controller.settings.config import Config
+from tabletap.controller.state.lock import live_game
+from tabletap.controller.table.daemon import Daemon
+from tabletap.controller.table.runtime import GameSpec, StartError, open_table
 from tabletap.sim.context import make_context
 from tabletap.sim.scenario.model import Scenario, Step, TagSpec
 from tabletap.sim.world import SimTag, SimWorld, uid_for

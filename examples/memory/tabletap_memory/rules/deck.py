@@ -3,7 +3,7 @@
 A deck is the pictures of its pairs and the words the table says for each. The decks live in
 data files, not in code, so a family whose box has other pictures edits a file, and a broken
 file fails loudly naming the file, the line and the key (tabletap's bounded YAML loader,
-controller.rules.yamldoc, as Kingdomino's treasures.yaml is read), never half-loads: the
+controller.loading.yamldoc, as Kingdomino's treasures.yaml is read), never half-loads: the
 engine refuses the game that names it (`bad-deck`).
 """
 
@@ -17,7 +17,7 @@ from importlib import resources
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
-from tabletap.controller.rules.yamldoc import SourceError, load_text, validate
+from tabletap.controller.loading.yamldoc import SourceError, load_text, validate
 
 # A picture's id is one part of a piece id (memory/card/<picture>/<a|b>): lower-case words
 # joined by hyphens, as docs/CONTRACTS.md ("Pieces") spells every part.

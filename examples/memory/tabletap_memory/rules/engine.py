@@ -86,7 +86,7 @@ class MemoryEngine:
         return MemoryState(seats, deck)
 
     def opening_events(self, state: MemoryState) -> tuple[Event, ...]:
-        """What the table says as a game starts (controller.session): who begins and how."""
+        """What the table says as a game starts (controller.table.session): who begins and how."""
         return (Event("turn", f"{state.player} begins: tap two cards at a reader, one after "
                       "the other.", {"player": state.player}),)
 

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tabletap.controller.rules.yamldoc import SourceError, YamlDoc, load_text, validate
+from tabletap.controller.loading.yamldoc import SourceError, YamlDoc, load_text, validate
 
 Status = Literal["confirmed", "likely", "guess"]
 COLOURS: tuple[str, ...] = ("red", "green", "blue")

@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tabletap.controller.rules.yamldoc import SourceError, parse_data
+from tabletap.controller.loading.yamldoc import SourceError, parse_data
 
 GEM_TYPES: tuple[str, ...] = ("ruby", "sapphire", "emerald", "topaz", "amethyst")
 JOKER = "joker"

@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from tabletap.controller.rules.yamldoc import SourceError, parse_data
+from tabletap.controller.loading.yamldoc import SourceError, parse_data
 
 COLOURS: tuple[str, ...] = ("purple", "blue", "green", "yellow")
 KEYS_PER_COLOUR = 5  # Components: "5 keys for each color"

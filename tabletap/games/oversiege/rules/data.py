@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from tabletap.controller.rules.yamldoc import SourceError, parse_data
+from tabletap.controller.loading.yamldoc import SourceError, parse_data
 
 Status = Literal["confirmed", "likely", "guess"]
 Icon = Literal["stone", "bolt", "ram"]

@@ -835,7 +835,7 @@ class _Listing:
         # all `_card_fault` reads for a loose card of the player's, besides its kind
         self.situation = (side.hand, state.drawn,
                           tuple(sorted(engine._kind(a) for a in side.armaments)),
-                          side.blockade is None)
+                          True)
         self.cards: dict[tuple[str, str], bool] = {}  # (play, card kind) -> card part passes
         self.targets: dict[str, list[Targets]] = {}  # play (or projectile kind) -> passing
 

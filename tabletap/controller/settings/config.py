@@ -11,9 +11,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from tabletap.controller.registry import engine_for
+from tabletap.controller.games.registry import engine_for
+from tabletap.controller.loading.source import YamlDoc, load_file, load_text, validate
 from tabletap.controller.rules.base import Rejection
-from tabletap.controller.yamlsource import YamlDoc, load_file, load_text, validate
 
 
 class Strict(BaseModel):
@@ -106,7 +106,7 @@ class LightsConfig(Strict):
     @field_validator("seat_colours")
     @classmethod
     def _known_colours(cls, value: list[str]) -> list[str]:
-        from tabletap.controller.patterns import COLOURS
+        from tabletap.controller.table.patterns import COLOURS
 
         for colour in value:
             if colour not in COLOURS:

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tabletap.controller.journal import REQUEST_ID
-from tabletap.controller.rules.bounded import LimitError, load_json
+from tabletap.controller.loading.bounded import LimitError, load_json
+from tabletap.controller.state.journal import REQUEST_ID
 
 log = logging.getLogger("tabletap.control")
 

@@ -1,6 +1,6 @@
 """Finding games by name: every installed distribution's `tabletap.games` entry points.
 
-A game is a package that exports one `GameSpec` (controller.gamespec) and registers it under the
+A game is a package that exports one `GameSpec` (controller.games.spec) and registers it under the
 entry-point group `tabletap.games`, the way adapters register under `tabletap.backends`. So
 the controller names no game, and `pip install` of a game's distribution adds it to the table,
 the page, self-play and the CLI (docs/ADDING-A-GAME.md).
@@ -16,7 +16,7 @@ from functools import cache
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
 
-from tabletap.controller.gamespec import GameSpec  # noqa: F401 - re-exported for type hints
+from tabletap.controller.games.spec import GameSpec  # noqa: F401 - re-exported for type hints
 from tabletap.controller.rules.base import Rejection
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from tabletap.controller import registry
+from tabletap.controller.games import registry
 
 # a piece id, with or without its game prefix ("<game>/red/stone/1", "tower/1", "pink/1")
 _PIECE = re.compile(r"\b(?:[a-z][a-z0-9-]*/)+[a-z0-9][a-z0-9-]*\b")
@@ -28,7 +28,7 @@ def game_name(game: str) -> str:
 
 def piece_words(piece: str) -> str:
     """A piece id in words, the way its game says it: `game/<name>` -> "the <title> card";
-    otherwise the game's own `piece_words` (controller.gamespec) of the parts after its prefix
+    otherwise the game's own `piece_words` (controller.games.spec) of the parts after its prefix
     ("key/blue/3" -> "blue key 3"), or those parts word by word."""
     return _piece_words(piece)
 

@@ -14,10 +14,10 @@ from pathlib import Path
 import ndef
 import yaml
 
-from tabletap.controller.atomic import atomic_write
+from tabletap.controller.loading.source import read_text
+from tabletap.controller.loading.yamldoc import SourceError, load_text
 from tabletap.controller.ports import TagRead
-from tabletap.controller.rules.yamldoc import SourceError, load_text
-from tabletap.controller.yamlsource import read_text
+from tabletap.controller.state.atomic import atomic_write
 
 SCHEME = "tabletap:"
 PIECE_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*(?:/[a-z0-9]+(?:-[a-z0-9]+)*)+$")

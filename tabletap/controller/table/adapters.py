@@ -11,8 +11,8 @@ from functools import cache
 from importlib.metadata import EntryPoints, entry_points
 from typing import Any
 
-from tabletap.controller.config import Config
 from tabletap.controller.ports import Outputs, TagReader
+from tabletap.controller.settings.config import Config
 
 BACKENDS = "tabletap.backends"
 TRANSPORTS = "tabletap.transports"

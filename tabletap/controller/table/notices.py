@@ -1,10 +1,10 @@
 """What the table session tells whoever listens: typed notices, published to subscribers.
 
-The phone page's side of the daemon (controller.web_requests) and any other listener learn what
-happened at the table from these, and never by replacing the session's methods, reading its
-private state or parsing the printed play-by-play. A notice is a value; a subscriber is a
-callable that takes one. A subscriber that raises is logged and kept from the others: a broken
-listener must not cost the family a move.
+The phone page's side of the daemon (controller.control_socket.page) and any other listener learn
+what happened at the table from these, and never by replacing the session's methods, reading its
+private state or parsing the printed play-by-play. A notice is a value; a subscriber is a callable
+that takes one. A subscriber that raises is logged and kept from the others: a broken listener must
+not cost the family a move.
 """
 
 from __future__ import annotations

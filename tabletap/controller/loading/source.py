@@ -1,4 +1,4 @@
-"""Reading YAML files with located errors (the parsing itself is controller.rules.yamldoc).
+"""Reading YAML files with located errors (the parsing itself is controller.loading.yamldoc).
 
 Reading is bounded too: at most 1 MiB, UTF-8 only, and a non-UTF-8 file or an unprintable file
 name is a sentence naming the file, never a UnicodeDecodeError.
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tabletap.controller.rules.bounded import MAX_BYTES, LimitError, decode_utf8
-from tabletap.controller.rules.yamldoc import Loc, SourceError, YamlDoc, load_text, validate
+from tabletap.controller.loading.bounded import MAX_BYTES, LimitError, decode_utf8
+from tabletap.controller.loading.yamldoc import Loc, SourceError, YamlDoc, load_text, validate
 
 __all__ = ["Loc", "SourceError", "YamlDoc", "load_file", "load_text", "read_text", "validate"]
 

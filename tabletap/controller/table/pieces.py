@@ -1,7 +1,7 @@
 """Every piece id of a set (docs/CONTRACTS.md, "Pieces"): what `tabletap tags enroll` walks
 through and `tabletap tags check` counts.
 
-A game's own set comes from its spec's `pieces` (controller.gamespec), which reads the game's data
+A game's own set comes from its spec's `pieces` (controller.games.spec), which reads the game's data
 files, so a maker who corrects a count there corrects it here too. The table's own cards (the
 parent cards and one game card per installed game) are listed here.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletap.controller import registry
+from tabletap.controller.games import registry
 
 ADMIN_CARDS = 2
 TABLE_SETS = ("admin", "game")

@@ -17,7 +17,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, is_dataclass, replace
 from typing import Any
 
-from tabletap.controller.config import Config
 from tabletap.controller.games.base import (
     ButtonPressed,
     GameTable,
@@ -25,13 +24,15 @@ from tabletap.controller.games.base import (
     PieceLifted,
     TableInput,
 )
-from tabletap.controller.journal import GameHeader, Journal, Played
-from tabletap.controller.notices import Changed, Lights, Notices, Refused, Said
-from tabletap.controller.patterns import player_colour
 from tabletap.controller.ports import InputEvent, Outputs
 from tabletap.controller.rules.base import Engine, Event, Rejection
-from tabletap.controller.speech import game_name, refusal, spoken
-from tabletap.controller.tablesetup import (
+from tabletap.controller.settings.config import Config
+from tabletap.controller.spoken.speaker import Speaker
+from tabletap.controller.spoken.words import game_name, refusal, spoken
+from tabletap.controller.state.journal import GameHeader, Journal, Played
+from tabletap.controller.table.notices import Changed, Lights, Notices, Refused, Said
+from tabletap.controller.table.patterns import player_colour
+from tabletap.controller.table.setup import (
     Abandon,
     Decision,
     GoOn,
@@ -43,8 +44,7 @@ from tabletap.controller.tablesetup import (
     Undo,
     Wait,
 )
-from tabletap.controller.takeback import chance_reason, put_back
-from tabletap.controller.voice import Speaker
+from tabletap.controller.table.takeback import chance_reason, put_back
 
 log = logging.getLogger("tabletap.session")
 
@@ -170,7 +170,7 @@ class TableSession:
                      self.state is not None, self.config.options_for)
 
     def _carry_out(self, decision: Decision, now: float) -> Result | None:
-        """Do what the set-up decided (controller.tablesetup); None lets the game have the
+        """Do what the set-up decided (controller.table.setup); None lets the game have the
         input."""
         match decision:
             case Wait(text, lights, seats):
@@ -216,7 +216,7 @@ class TableSession:
 
     def begin(self, header: GameHeader, now: float) -> Result:
         """Start the game `header` names; the previous journal is archived first."""
-        from tabletap.controller.registry import engine_for, table_for
+        from tabletap.controller.games.registry import engine_for, table_for
 
         try:
             engine = engine_for(header.game)

@@ -17,13 +17,13 @@ from typing import Any
 
 from tabletap.controller.clock import SystemClock
 from tabletap.controller.games.base import ButtonPressed, PieceLifted, PiecePlaced
-from tabletap.controller.identity import Identifier, IdentityError
 from tabletap.controller.ports import Buttons, Clock, Poll, ReaderUnavailable, TagReader
-from tabletap.controller.presence import PresenceTracker
-from tabletap.controller.protocols import AdminDesk
 from tabletap.controller.rules.base import Rejection
-from tabletap.controller.session import TableSession
-from tabletap.controller.statelock import StateLock
+from tabletap.controller.state.lock import StateLock
+from tabletap.controller.table.identity import Identifier, IdentityError
+from tabletap.controller.table.presence import PresenceTracker
+from tabletap.controller.table.protocols import AdminDesk
+from tabletap.controller.table.session import TableSession
 
 log = logging.getLogger("tabletap.daemon")
 # While pausing, the control socket is served this often (seconds): a request waits at most
@@ -171,7 +171,7 @@ class Daemon:
     state_lock: StateLock | None = None  # held while the daemon plays this state folder
     # Parent cards (`admin/<n>`) go here, never to the game, and every tag while a box is being
     # enrolled: an object with tap(reader, piece, now), takes_tag(kind, reader, tag) and
-    # tick(now), the phone page's desk (controller.web_requests.attach).
+    # tick(now), the phone page's desk (controller.control_socket.page.attach).
     admin: AdminDesk | None = None
     # the defaults of poll.resting_period and poll.confirm_period (docs/nfc.md, "Waiting for a tap")
     resting_period: float | None = 0.06

@@ -130,7 +130,7 @@ def holder(folder: str | Path) -> int | None:
 def live_game(folder: str | Path) -> str | None:
     """Why `folder` holds a family's live game (a daemon plays it, or its journal has an
     unfinished or unreadable game), or None when a tool may use it. Read-only."""
-    from tabletap.controller.journal import Journal, JournalError
+    from tabletap.controller.state.journal import Journal, JournalError
 
     pid = holder(folder)
     if pid is not None:

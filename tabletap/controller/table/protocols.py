@@ -1,9 +1,9 @@
 """What the daemon's parts may ask of each other, as protocols rather than `Any`.
 
-The request kinds (controller.requests, controller.web_requests) and the table check
-(controller.table_health) are handed the daemon; they need only what `TableDaemon` lists. The
-daemon hands parent cards and enrolment taps to a desk that is `AdminDesk` (the phone page's
-side is one), so the daemon never imports the page's side.
+The request kinds (controller.control_socket.requests, controller.control_socket.page) and the table
+check (controller.health.table) are handed the daemon; they need only what `TableDaemon` lists. The
+daemon hands parent cards and enrolment taps to a desk that is `AdminDesk` (the phone page's side is
+one), so the daemon never imports the page's side.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from tabletap.controller.clock import Clock
-    from tabletap.controller.identity import Identifier
     from tabletap.controller.ports import Buttons, TagReader
-    from tabletap.controller.session import TableSession
+    from tabletap.controller.table.identity import Identifier
+    from tabletap.controller.table.session import TableSession
 
 
 class AdminDesk(Protocol):

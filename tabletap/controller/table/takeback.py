@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabletap.controller import registry
+from tabletap.controller.games import registry
 
 JSON = dict[str, Any]
 CHANCE_KINDS = {"roll": "a roll stays as rolled", "reveal": "a treasure turned face up stays "
@@ -34,7 +34,7 @@ GENERIC = "Put back on the table what that move changed."
 
 def put_back(game: str, action: JSON, before: Any = None) -> str:
     """The sentence that tells the family how to restore the table after undoing `action`
-    (played on the state `before`): the game's own `put_back` (controller.gamespec), or a
+    (played on the state `before`): the game's own `put_back` (controller.games.spec), or a
     plain sentence where it has none for an action shape (a journal from a newer version)."""
     spec = registry.find(game)
     if spec is None:

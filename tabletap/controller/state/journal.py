@@ -36,11 +36,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tabletap.controller.atomic import atomic_write, clean_leftovers, fsync_dir
-from tabletap.controller.registry import engine_for
+from tabletap.controller.games.registry import engine_for
+from tabletap.controller.loading.bounded import load_json
 from tabletap.controller.rules.base import JSON, Engine, Rejection
-from tabletap.controller.rules.bounded import load_json
-from tabletap.controller.statelock import make_state_dir
+from tabletap.controller.state.atomic import atomic_write, clean_leftovers, fsync_dir
+from tabletap.controller.state.lock import make_state_dir
 
 FORMAT = 2
 FORMATS = (1, 2)

@@ -19,8 +19,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tabletap.controller.atomic import atomic_write
 from tabletap.controller.rules.base import Rejection
+from tabletap.controller.state.atomic import atomic_write
 
 log = logging.getLogger("tabletap.pairing")
 

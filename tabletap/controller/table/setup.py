@@ -5,7 +5,7 @@ pieces and two buttons. So the table itself runs the set-up:
 
 - Tapping a game card when no game is under way opens a set-up for that game.
 - Players join by tapping a piece that is theirs; the game's seat rule (its spec's
-  `seating.seat_of`, controller.gamespec) says whose it is. Seats follow the join order, and the
+  `seating.seat_of`, controller.games.spec) says whose it is. Seats follow the join order, and the
   lights count them in the last player's colour.
 - A game whose players have no personal pieces (`seating.by_button`) seats the next player
   ("player 1", "player 2", ...) at each short press of `roll`.
@@ -25,10 +25,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletap.controller import registry
+from tabletap.controller.games import registry
 from tabletap.controller.games.base import ButtonPressed, PieceLifted, PiecePlaced, TableInput
 from tabletap.controller.rules.base import Rejection
-from tabletap.controller.speech import game_name, piece_words
+from tabletap.controller.spoken.words import game_name, piece_words
 
 GAME_CARD = re.compile(r"^game/([a-z0-9]+(?:-[a-z0-9]+)*)$")
 ABANDON_WINDOW = 10.0  # seconds between the steps of the abandon and undo gestures

@@ -1,5 +1,5 @@
 """The control-socket request kinds the phone page needs: pair, pairings, revoke, snapshot, and
-enrol (a box of tags enrolled from the phone, controller.enrolment).
+enrol (a box of tags enrolled from the phone, controller.table.enrolment).
 
 The page runs in its own process (`tabletap web`) and polls `snapshot` with the change counter it
 last saw; while nothing changed the answer is a few bytes, so the daemon never does real work for
@@ -17,13 +17,18 @@ from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from tabletap.controller import registry
-from tabletap.controller.enrolment import EnrolDesk, EnrolmentError
-from tabletap.controller.notices import Changed, Notice, Refused, Said
-from tabletap.controller.pairing import ADMIN_PIECE, PairingDesk, PairingError, PairingStore
-from tabletap.controller.protocols import TableDaemon
+from tabletap.controller.control_socket.pairing import (
+    ADMIN_PIECE,
+    PairingDesk,
+    PairingError,
+    PairingStore,
+)
+from tabletap.controller.games import registry
 from tabletap.controller.rules.base import JSON, Rejection
-from tabletap.controller.speech import piece_words
+from tabletap.controller.spoken.words import piece_words
+from tabletap.controller.table.enrolment import EnrolDesk, EnrolmentError
+from tabletap.controller.table.notices import Changed, Notice, Refused, Said
+from tabletap.controller.table.protocols import TableDaemon
 
 PROTOCOL = 1
 FEED_LINES = 60
@@ -36,7 +41,7 @@ class WebSide:
     """What the daemon keeps for the page: the pairing desk, the last lines of the
     play-by-play, the last refusal, and a counter that moves whenever any of it does.
 
-    It listens to the session's notices (controller.notices) and changes nothing of the
+    It listens to the session's notices (controller.table.notices) and changes nothing of the
     session but its `resting` pattern, which it holds at `pairing` while a phone waits to pair,
     so an answer to a tap in the window does not put the pattern out."""
 
@@ -268,11 +273,11 @@ def enrol(daemon: TableDaemon, request: dict[str, Any]) -> dict[str, Any]:
 
 
 def doctor(daemon: TableDaemon, request: dict[str, Any]) -> dict[str, Any]:
-    """`{"doctor": true}`: the running table's devices, as controller.table_health checks them:
+    """`{"doctor": true}`: the running table's devices, as controller.health.table checks them:
     every check `tabletap doctor` makes while no game is under way; mid-game only those that
     move nothing, and `skipped` says why in a sentence."""
     from tabletap.controller.commands.doctor import report
-    from tabletap.controller.table_health import MID_GAME, table_findings
+    from tabletap.controller.health.table import MID_GAME, table_findings
 
     moving = not daemon.session.playing
     findings = table_findings(daemon, _side(daemon).context, moving)

@@ -10,14 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tabletap.controller.identity import (
-    Identifier,
-    IdentityError,
-    UidRegistry,
-    decode_piece,
-    encode_piece,
-    uid_hex,
-)
 from tabletap.controller.ports import (
     Clock,
     Poll,
@@ -27,7 +19,15 @@ from tabletap.controller.ports import (
     TagWriteError,
     TagWriter,
 )
-from tabletap.controller.presence import PresenceTracker
+from tabletap.controller.table.identity import (
+    Identifier,
+    IdentityError,
+    UidRegistry,
+    decode_piece,
+    encode_piece,
+    uid_hex,
+)
+from tabletap.controller.table.presence import PresenceTracker
 
 Say = Callable[[str], None]
 

@@ -13,10 +13,10 @@ from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-from tabletap.controller.daemon import Daemon
 from tabletap.controller.games.base import ManualAction
-from tabletap.controller.session import Result
-from tabletap.controller.speech import game_name
+from tabletap.controller.spoken.words import game_name
+from tabletap.controller.table.daemon import Daemon
+from tabletap.controller.table.session import Result
 
 PROTOCOL = 1
 Reply = dict[str, Any]

@@ -3,7 +3,7 @@
 Config, scenario and game-data errors must name the file, line and key (a maker should not have
 to guess which typo broke the box), so the YAML is composed once with the safe loader and a map
 from key paths to line numbers is kept beside the plain data. Pure (text in, data out), so the
-rules engines use it for their data files too; reading files is controller.yamlsource's job.
+rules engines use it for their data files too; reading files is controller.loading.source's job.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import yaml
 
-from tabletap.controller.rules.bounded import (
+from tabletap.controller.loading.bounded import (
     MAX_BYTES,
     MAX_DEPTH,
     MAX_NODES,

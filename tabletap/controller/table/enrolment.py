@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletap.controller.identity import UidRegistry, uid_hex
 from tabletap.controller.ports import TagRead, TagWriter
-from tabletap.controller.tagging import Enrolment, TagJobError
+from tabletap.controller.table.identity import UidRegistry, uid_hex
+from tabletap.controller.table.tagging import Enrolment, TagJobError
 
 
 class EnrolmentError(ValueError):
@@ -62,7 +62,7 @@ class EnrolDesk:
                                  "bring decks, \"decks\".")
         # every game's piece list reads its engine's data: loaded when a box is enrolled,
         # not while the daemon starts
-        from tabletap.controller.pieces import pieces_of
+        from tabletap.controller.table.pieces import pieces_of
 
         try:
             pieces = pieces_of(game, tuple(str(d) for d in decks), body.get("only"))

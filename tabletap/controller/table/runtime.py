@@ -11,18 +11,18 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletap.controller.adapters import AdapterError, build_outputs, build_readers
-from tabletap.controller.config import Config
-from tabletap.controller.daemon import Daemon
-from tabletap.controller.identity import Identifier, RegistryError, UidRegistry
-from tabletap.controller.journal import GameHeader, Journal
+from tabletap.controller.games.registry import engine_for, table_for
 from tabletap.controller.ports import Clock
-from tabletap.controller.registry import engine_for, table_for
 from tabletap.controller.rules.base import JSON, Rejection
-from tabletap.controller.session import Narrator, TableSession
-from tabletap.controller.speech import game_name, spoken
-from tabletap.controller.statelock import StateLock, StateLocked
-from tabletap.controller.voice import Speaker, VoiceSettings, VoiceWorker
+from tabletap.controller.settings.config import Config
+from tabletap.controller.spoken.speaker import Speaker, VoiceSettings, VoiceWorker
+from tabletap.controller.spoken.words import game_name, spoken
+from tabletap.controller.state.journal import GameHeader, Journal
+from tabletap.controller.state.lock import StateLock, StateLocked
+from tabletap.controller.table.adapters import AdapterError, build_outputs, build_readers
+from tabletap.controller.table.daemon import Daemon
+from tabletap.controller.table.identity import Identifier, RegistryError, UidRegistry
+from tabletap.controller.table.session import Narrator, TableSession
 
 log = logging.getLogger("tabletap.runtime")
 

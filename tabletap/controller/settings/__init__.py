@@ -1,0 +1,1 @@
+"""The table's config: its model and checks (config.py) and where the file is (path.py)."""
