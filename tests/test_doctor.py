@@ -6,7 +6,7 @@ import pytest
 
 from tabletap.controller.cli import main
 from tabletap.controller.clock import SystemClock
-from tabletap.controller.commands.doctor import (
+from tabletap.controller.health.checks import (
     Finding,
     check_buttons,
     report,
@@ -162,7 +162,7 @@ def test_at_the_table_on_mock_pins(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
     monkeypatch.setenv("GPIOZERO_MOCK_PIN_CLASS", "mockpwmpin")
     # nobody is watching
-    monkeypatch.setattr("tabletap.controller.commands.doctor.LIGHT_SECONDS", 0.0)
+    monkeypatch.setattr("tabletap.controller.health.checks.LIGHT_SECONDS", 0.0)
     box = tmp_path / "box.yaml"
     box.write_text(GPIO_BOX + "readers:\n  chest: {transport: uart}\n  pond: {transport: sim}\n")
     try:
@@ -199,7 +199,7 @@ class QuietReader:
 
 
 def test_a_reader_that_hides_its_firmware_is_a_warning():
-    from tabletap.controller.commands.doctor import check_reader
+    from tabletap.controller.health.checks import check_reader
 
     finding = check_reader("chest", QuietReader(), "uart")
     assert finding.status == "warning" and "did not report its firmware" in finding.detail

@@ -29,7 +29,7 @@ MOVED = {f"tabletap.controller.{old}": f"tabletap.controller.{new}" for old, new
     "configpath": "settings.path", "control": "control_socket.server",
     "daemon": "table.daemon", "enrolment": "table.enrolment", "gamespec": "games.spec",
     "identity": "table.identity", "journal": "state.journal", "notices": "table.notices",
-    "pairing": "control_socket.pairing", "patterns": "table.patterns",
+    "pairing": "control_socket.pairing",
     "pieces": "table.pieces", "presence": "table.presence", "protocols": "table.protocols",
     "registry": "games.registry", "requests": "control_socket.requests",
     "runtime": "table.runtime", "service": "table.service", "session": "table.session",
@@ -86,6 +86,24 @@ def install() -> None:
     """Put the finder first, so an old path never loads a game's file a second time."""
     if _FINDER not in sys.meta_path:
         sys.meta_path.insert(0, _FINDER)
+
+
+# names an old module had that now live elsewhere: "module" -> {name: "new.module:name"}
+OLD_NAMES = {
+    "tabletap.controller.rules": {
+        "engine_for": "tabletap.controller.games.registry:engine_for",
+        "game_names": "tabletap.controller.games.registry:game_names",
+    },
+}
+
+
+def attribute(package: str, name: str) -> Any:
+    """`package.name` by its old home: a name that moved (OLD_NAMES), else a submodule."""
+    moved = OLD_NAMES.get(package, {}).get(name)
+    if moved is not None:
+        module, _, attr = moved.partition(":")
+        return getattr(importlib.import_module(module), attr)
+    return submodule(package, name)
 
 
 def submodule(package: str, name: str) -> ModuleType:

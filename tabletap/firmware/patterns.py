@@ -1,6 +1,6 @@
 """The named light patterns, rendered on the NeoPixel ring by the board itself.
 
-PATTERNS and COLOURS are a copy of controller/table/patterns.py as plain data (the board cannot
+PATTERNS and COLOURS are a copy of controller/patterns.py as plain data (the board cannot
 import the controller); tests/firmware checks the two tables agree. The host sends a pattern name
 and a colour name; the animation runs here, so a busy host never makes the lights stutter.
 """

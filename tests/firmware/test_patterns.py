@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletap.controller.table import patterns as host
+from tabletap.controller import patterns as host
 from tabletap.firmware import patterns as fw
 
 

@@ -4,8 +4,8 @@ import time
 
 import pytest
 
+from tabletap.controller.patterns import PATTERNS
 from tabletap.controller.settings.config import LightsConfig
-from tabletap.controller.table.patterns import PATTERNS
 from tabletap.hw.gpio import GpioError
 from tabletap.hw.gpio.lights import GpioLights
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tabletap.controller.commands.doctor import check_chest
+from tabletap.controller.health.checks import check_chest
 from tabletap.controller.settings.config import Config
 from tabletap.controller.table.adapters import build_outputs
 from tabletap.firmware import servo

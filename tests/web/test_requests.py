@@ -9,7 +9,7 @@ import time
 
 from tabletap.controller.control_socket import page as web_requests
 from tabletap.controller.health.table import check_state_folder
-from tabletap.controller.table.patterns import PATTERNS
+from tabletap.controller.patterns import PATTERNS
 from tabletap.controller.table.pieces import pieces_of
 from tests.core.helpers import magic_keys_table, tap
 

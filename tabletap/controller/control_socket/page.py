@@ -276,7 +276,7 @@ def doctor(daemon: TableDaemon, request: dict[str, Any]) -> dict[str, Any]:
     """`{"doctor": true}`: the running table's devices, as controller.health.table checks them:
     every check `tabletap doctor` makes while no game is under way; mid-game only those that
     move nothing, and `skipped` says why in a sentence."""
-    from tabletap.controller.commands.doctor import report
+    from tabletap.controller.health.checks import report
     from tabletap.controller.health.table import MID_GAME, table_findings
 
     moving = not daemon.session.playing

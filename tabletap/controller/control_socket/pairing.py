@@ -21,6 +21,7 @@ from typing import Any
 
 from tabletap.controller.rules.base import Rejection
 from tabletap.controller.state.atomic import atomic_write
+from tabletap.controller.state.folder import StateFolder
 
 log = logging.getLogger("tabletap.pairing")
 
@@ -69,7 +70,7 @@ class PairingStore:
     def load(cls, state_dir: str | Path) -> PairingStore:
         """The stored pairings; a damaged file is logged and read as none (every phone pairs
         again) rather than stopping the table."""
-        path = Path(state_dir) / "pairings.json"
+        path = StateFolder(state_dir).pairings
         store = cls(path)
         if not path.exists():
             return store

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from tabletap.controller.loading.bounded import LimitError, load_json
+from tabletap.controller.state.folder import StateFolder
 from tabletap.controller.state.journal import REQUEST_ID
 
 log = logging.getLogger("tabletap.control")
@@ -44,7 +45,7 @@ REMEMBERED = 512  # answers kept by request id
 
 
 def socket_path(state_dir: str | Path) -> Path:
-    return Path(state_dir) / "control.sock"
+    return StateFolder(state_dir).control_socket
 
 
 class NoAnswer(ConnectionError):

@@ -2,7 +2,7 @@
 
 `tabletap doctor` opens every device itself, which it cannot while the daemon holds them; so the
 daemon, which owns the readers, the chest, the lights and the buttons, runs the same checks
-(controller.commands.doctor's functions, not a copy) on the devices it has open:
+(controller.health.checks, which `tabletap doctor` runs too) on the devices it has open:
 
 - always: each reader answers one extra poll (the tracker never sees it, so no piece seems to
   move), the Pico's hello on the link the daemon keeps (`backend: serial`), and the state folder,
@@ -20,7 +20,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from tabletap.controller.commands.doctor import (
+from tabletap.controller.health.checks import (
     BOARD_DOWN,
     Finding,
     _guard,

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from tabletap.controller.games.registry import engine_for
 from tabletap.controller.loading.source import YamlDoc, load_file, load_text, validate
 from tabletap.controller.rules.base import Rejection
+from tabletap.controller.state.folder import StateFolder
 
 
 class Strict(BaseModel):
@@ -106,7 +107,7 @@ class LightsConfig(Strict):
     @field_validator("seat_colours")
     @classmethod
     def _known_colours(cls, value: list[str]) -> list[str]:
-        from tabletap.controller.table.patterns import COLOURS
+        from tabletap.controller.patterns import COLOURS
 
         for colour in value:
             if colour not in COLOURS:
@@ -210,7 +211,9 @@ class Config(Strict):
         return self.backend != "sim" and not simulated
 
     def registry_path(self) -> Path:
-        return Path(self.uid_registry) if self.uid_registry else Path(self.state_dir) / "uids.yaml"
+        if self.uid_registry:
+            return Path(self.uid_registry)
+        return StateFolder(self.state_dir).uid_registry
 
 
 def load_config(path: str | Path | None) -> Config:

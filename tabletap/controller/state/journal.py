@@ -40,7 +40,7 @@ from tabletap.controller.games.registry import engine_for
 from tabletap.controller.loading.bounded import load_json
 from tabletap.controller.rules.base import JSON, Engine, Rejection
 from tabletap.controller.state.atomic import atomic_write, clean_leftovers, fsync_dir
-from tabletap.controller.state.lock import make_state_dir
+from tabletap.controller.state.folder import StateFolder, make_state_dir
 
 FORMAT = 2
 FORMATS = (1, 2)
@@ -123,7 +123,7 @@ class Journal:
     def in_dir(cls, state_dir: str | Path) -> Journal:
         folder = make_state_dir(state_dir)
         clean_leftovers(folder)
-        journal = cls(folder / "journal.jsonl")
+        journal = cls(StateFolder(folder).journal)
         journal._owner_only()
         return journal
 
@@ -151,7 +151,7 @@ class Journal:
         self.format, self.request_ids = FORMAT, {}
 
     def archive(self) -> Path:
-        games = self.path.parent / "games"
+        games = StateFolder(self.path.parent).archive
         games.mkdir(mode=0o700, exist_ok=True)
         stamp = time.strftime("%Y%m%d-%H%M%S")
         target = games / f"{stamp}-{os.getpid()}.jsonl"
@@ -244,7 +244,7 @@ class Journal:
                                "before it to keep", damage.line)
         raw = self.path.read_bytes()
         kept = b"".join(line + b"\n" for line in raw.split(b"\n")[:damage.line - 1])
-        games = self.path.parent / "games"
+        games = StateFolder(self.path.parent).archive
         games.mkdir(mode=0o700, exist_ok=True)
         copy = games / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}-damaged.jsonl"
         atomic_write(copy, raw, mode=0o600)

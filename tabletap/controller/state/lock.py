@@ -20,7 +20,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-LOCK_NAME = "lock"
+from tabletap.controller.state.folder import StateFolder, make_state_dir
+
+LOCK_NAME = "lock"  # the file StateFolder.lock names
+__all__ = ["LOCK_NAME", "StateLock", "StateLocked", "holder", "make_state_dir", "state_lock"]
 
 
 class StateLocked(RuntimeError):
@@ -36,19 +39,12 @@ class StateLocked(RuntimeError):
         )
 
 
-def make_state_dir(folder: str | Path) -> Path:
-    """Create the state folder owner-only (0700): it holds the seed, and so every secret."""
-    path = Path(folder)
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
-    return path
-
-
 class StateLock:
     """The exclusive lock on one state folder, held until `release()` or process exit."""
 
     def __init__(self, folder: str | Path) -> None:
         self.folder = Path(folder)
-        self.path = self.folder / LOCK_NAME
+        self.path = StateFolder(self.folder).lock
         self._fd: int | None = None
 
     @property
@@ -111,7 +107,7 @@ def holder(folder: str | Path) -> int | None:
     """The pid of the process holding `folder` (-1 if it wrote none), or None when it is free.
 
     A probe for commands such as `tabletap sim run` that must leave a live table alone."""
-    path = Path(folder) / LOCK_NAME
+    path = StateFolder(folder).lock
     try:
         fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
@@ -125,29 +121,6 @@ def holder(folder: str | Path) -> int | None:
         return None
     finally:
         os.close(fd)
-
-
-def live_game(folder: str | Path) -> str | None:
-    """Why `folder` holds a family's live game (a daemon plays it, or its journal has an
-    unfinished or unreadable game), or None when a tool may use it. Read-only."""
-    from tabletap.controller.state.journal import Journal, JournalError
-
-    pid = holder(folder)
-    if pid is not None:
-        who = f"pid {pid}" if pid > 0 else "another process"
-        return f"a tabletap daemon ({who}) is playing a game in {folder}"
-    journal = Journal(Path(folder) / "journal.jsonl")
-    if not journal.exists():
-        return None
-    try:
-        replayed = journal.replay(repair=False)
-    except JournalError as exc:
-        return f"{folder} holds a game whose journal needs a look first ({exc})"
-    if replayed.engine.is_over(replayed.state):
-        return None
-    h = replayed.header
-    return (f"{folder} holds the unfinished {h.game} game of {', '.join(h.players)} "
-            f"({replayed.actions} actions)")
 
 
 def _read_pid(fd: int) -> int | None:

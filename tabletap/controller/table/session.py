@@ -24,6 +24,7 @@ from tabletap.controller.games.base import (
     PieceLifted,
     TableInput,
 )
+from tabletap.controller.patterns import player_colour
 from tabletap.controller.ports import InputEvent, Outputs
 from tabletap.controller.rules.base import Engine, Event, Rejection
 from tabletap.controller.settings.config import Config
@@ -31,7 +32,6 @@ from tabletap.controller.spoken.speaker import Speaker
 from tabletap.controller.spoken.words import game_name, refusal, spoken
 from tabletap.controller.state.journal import GameHeader, Journal, Played
 from tabletap.controller.table.notices import Changed, Lights, Notices, Refused, Said
-from tabletap.controller.table.patterns import player_colour
 from tabletap.controller.table.setup import (
     Abandon,
     Decision,

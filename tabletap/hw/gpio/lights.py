@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from gpiozero import RGBLED, LEDBoard
 from gpiozero.pins import Factory
 
+from tabletap.controller.patterns import PATTERNS, rgb
 from tabletap.controller.settings.config import LightsConfig
-from tabletap.controller.table.patterns import PATTERNS, rgb
 from tabletap.hw.gpio.errors import GpioError
 
 BLINK_SECONDS = 0.3  # on and off, for blink
@@ -80,7 +80,7 @@ class GpioLights:
         if pattern not in PATTERNS:
             raise ValueError(f"unknown light pattern {pattern!r} (known: {', '.join(PATTERNS)})")
         animation, default = PATTERNS[pattern]
-        if animation not in ANIMATIONS:  # a new animation in controller.table.patterns
+        if animation not in ANIMATIONS:  # a new animation in controller.patterns
             raise ValueError(f"light pattern {pattern!r} uses animation {animation!r}, which the "
                              "gpio lights cannot render yet")
         level = self._level(rgb(colour or default))

@@ -12,9 +12,9 @@ from collections.abc import Callable
 from importlib.metadata import entry_points
 from typing import Any
 
+from tabletap.controller.patterns import COLOURS, PATTERNS
 from tabletap.controller.ports import InputEvent, Outputs
 from tabletap.controller.settings.config import Config
-from tabletap.controller.table.patterns import COLOURS, PATTERNS
 from tabletap.firmware import protocol
 from tabletap.firmware.board import DEFAULTS, check_config
 from tabletap.hw.serial_link.link import BoardLink, LinkError, ProtocolMismatch

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from tabletap.controller.games.base import ManualAction
 from tabletap.controller.loading.source import SourceError
 from tabletap.controller.settings.config import Config
-from tabletap.controller.state.lock import live_game
+from tabletap.controller.state.occupancy import live_game
 from tabletap.controller.table.daemon import Daemon
 from tabletap.controller.table.runtime import GameSpec, StartError, open_table
 from tabletap.sim.context import make_context

@@ -835,7 +835,7 @@ class _Listing:
         # all `_card_fault` reads for a loose card of the player's, besides its kind
         self.situation = (side.hand, state.drawn,
                           tuple(sorted(engine._kind(a) for a in side.armaments)),
-                          True)
+                          side.blockade is None)
         self.cards: dict[tuple[str, str], bool] = {}  # (play, card kind) -> card part passes
         self.targets: dict[str, list[Targets]] = {}  # play (or projectile kind) -> passing
 
@@ -979,7 +979,7 @@ class _Listing:
                 signature: tuple[Any, ...] = (part, player, tuple(side.destroyed),
                                               side.chamber_open)
             elif part == "play":
-                signature = (part, player, tuple(side.armaments), side.blockade,
+                signature = (part, player, tuple(side.armaments),
                              side.chamber_open)
             else:
                 signature = (part, self.side_id(player, "castle"), self.side_id(player, "play"))
