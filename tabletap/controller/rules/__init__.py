@@ -1,6 +1,6 @@
 """What every game's engine builds on: the engine contract (base.py) and structural sharing of
-states (sharing.py); bounded loading of the games' data is controller/loading/. The engines themselves
-live in their games' packages (tabletap/games/<game>/rules/), found through
+states (sharing.py); bounded loading of the games' data is controller/loading/. The engines
+themselves live in their games' packages (tabletap/games/<game>/rules/), found through
 controller.games.registry."""
 
 from __future__ import annotations
