@@ -51,7 +51,8 @@ GAME = GameSpec(
     piece_prefix=pieces.PREFIX,
     players=Players(1, 6),
     options=(Option("deck", "default", "Which pictures are in play: the default deck's "
-                    "twelve pairs, or the small deck's six for the youngest.", DECKS),),
+                    "twelve pairs, or the small deck's six for the youngest.", DECKS,
+                    ("twelve pairs", "six pairs")),),
     seating=Seating("press the roll button once for each player", pieces.seat_of,
                     by_button=True),
     engine=_engine,

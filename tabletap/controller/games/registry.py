@@ -103,7 +103,9 @@ def public(spec: GameSpec) -> dict[str, Any]:
             "how_to_join": spec.seating.how, "hint": spec.page.hint,
             "decks": spec.decks is not None,
             "options": [{"name": o.name, "default": o.default, "help": o.help,
-                         "choices": list(o.choices)} for o in spec.options]}
+                         "choices": list(o.choices),
+                         "labels": list(o.labels) or [str(c) for c in o.choices]}
+                        for o in spec.options]}
 
 
 def by_prefix(prefix: str) -> GameSpec | None:

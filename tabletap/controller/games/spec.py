@@ -39,6 +39,11 @@ class Option:
     default: Any
     help: str
     choices: tuple[Any, ...] = ()
+    labels: tuple[str, ...] = ()  # each choice in words, for the page; the value itself if none
+
+    def __post_init__(self) -> None:
+        if self.labels and len(self.labels) != len(self.choices):
+            raise ValueError(f"option {self.name}: one label per choice")
 
 
 @dataclass(frozen=True)

@@ -55,8 +55,8 @@ GAME = GameSpec(
     piece_prefix="kttk",
     players=Players(MIN_HEROES, MAX_HEROES),
     options=(
-        Option("dice", "digital", "The table rolls the dice (digital), or you roll real dice and "
-               "enter them (physical).", ("digital", "physical")),
+        Option("dice", "digital", "The dice: the table rolls them, or you roll real dice and "
+               "enter them.", ("digital", "physical"), ("the table rolls", "real dice")),
         Option("digital_events", False, "The table draws the event cards instead of the deck.",
                (False, True)),
         Option("pack", "default", "The content pack: a shipped pack's name or a folder."),

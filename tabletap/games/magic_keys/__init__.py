@@ -47,8 +47,8 @@ GAME = GameSpec(
     title="Magic Keys",
     piece_prefix="magic-keys",
     players=Players(2, 4),
-    options=(Option("dice", "physical", "Roll the real dice, or let the table's lights roll "
-                    "them (digital).", ("physical", "digital")),),
+    options=(Option("dice", "physical", "The dice: real ones, or the table's lights roll "
+                    "them.", ("physical", "digital"), ("real dice", "the table rolls")),),
     seating=Seating("press the roll button once for each player, or tap your player token",
                     pieces.seat_of, by_button=True),
     engine=_engine,

@@ -308,7 +308,8 @@ function drawSetupOptions() {
         checked: o.default }), o.help);
     }
     return h("label", {}, `${o.help} `, h("select", { name: o.name },
-      ...o.choices.map((c) => h("option", { value: String(c), selected: c === o.default }, String(c)))));
+      ...o.choices.map((c, i) => h("option", { value: String(c), selected: c === o.default },
+        o.labels[i]))));
   });
   $("setup-options").replaceChildren(h("legend", {}, "Options"), ...fields);
 }
