@@ -29,6 +29,7 @@ from tabletap.controller.control_socket.server import ControlServer, socket_path
 from tabletap.controller.loading.yamldoc import load_value
 from tabletap.controller.state.journal import JournalError
 from tabletap.controller.table.adapters import find
+from tabletap.controller.table.daemon import Daemon
 from tabletap.controller.table.runtime import GameSpec, StartError, open_table
 from tabletap.controller.table.service import Notifier, fatal, narrator
 
@@ -140,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _attach_page(daemon: Any, context: Any) -> None:
+def _attach_page(daemon: Daemon, context: dict[str, Any]) -> None:
     """The phone page's pairing desk, enrolment desk and feed, and its request kinds. Loaded
     once the table has said it is ready (nothing reaches the daemon before the loop below),
     so a start does not wait for the page's modules."""

@@ -30,6 +30,7 @@ from tabletap.controller.health.checks import (
     check_reader,
     describe_hello,
 )
+from tabletap.controller.table.protocols import TableDaemon
 
 LOW_SPACE = 50 * 1024 * 1024  # the journal is small, but a full card loses the next move
 MID_GAME = ("A game is under way, so the chest, the lights and the buttons were not tried: they "
@@ -66,7 +67,7 @@ def check_open_board(config: Any, outputs: Any) -> list[Finding]:
     return [Finding("ok", "board", describe_hello(hello))]
 
 
-def table_findings(daemon: Any, context: dict[str, Any] | None = None,
+def table_findings(daemon: TableDaemon, context: dict[str, Any] | None = None,
                    moving: bool = True) -> list[Finding]:
     """The running table's checks; `moving` adds the chest, the lights and the buttons (only
     when no game is under way: the caller decides). `context` is the daemon's adapters' context
