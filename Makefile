@@ -82,6 +82,8 @@ test: $(STAMP) $(MEMORY_STAMP) $(NPM_STAMP) $(VOICE_STAMP) $(CHROMIUM_STAMP) $(T
 	$(BIN)/ruff check .
 	TABLETAP_REQUIRE_MICROPYTHON=$$( [ -f $(NPM_STAMP) ] || [ -n "$$CI" ] && echo 1 ) \
 	TABLETAP_REQUIRE_BROWSER=$$( [ -f $(CHROMIUM_STAMP) ] || [ -n "$$CI" ] && echo 1 ) $(BIN)/pytest
+	TABLETAP_REQUIRE_BROWSER=$$( [ -f $(CHROMIUM_STAMP) ] || [ -n "$$CI" ] && echo 1 ) \
+	  $(BIN)/pytest examples/memory/tests  # the example game's own tests, in a process of their own
 	$(BIN)/python tools/scenarios.py --check
 	$(BIN)/tabletap sim run scenarios/*/*.yaml examples/memory/scenarios/*.yaml
 

@@ -91,11 +91,18 @@ class Table:
 def page(tmp_path: Path) -> Iterator[tuple[Any, Table]]:
     path = os.environ.get("TABLETAP_CHROMIUM") or shutil.which("chromium") or shutil.which(
         "chromium-browser")
+    # `make test` installs chromium and sets TABLETAP_REQUIRE_BROWSER=1: then a missing browser
+    # is a failure, never a quiet skip
+    required = os.environ.get("TABLETAP_REQUIRE_BROWSER") == "1"
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
+        if required:
+            pytest.fail("the playwright package is missing")
         pytest.skip("the playwright package is missing")
     if path is None:
+        if required:
+            pytest.fail("no chromium to drive (apt-get install chromium)")
         pytest.skip("no chromium to drive")
     table = Table(tmp_path)
     try:
