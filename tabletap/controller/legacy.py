@@ -7,7 +7,8 @@ of the new homes, never a second copy (a monkeypatch on either name patches the 
   `.table`. The mapping is by form, not by name: any `<game>` that is a package under
   `tabletap.games` resolves, so this module names no game.
 - The controller's flat modules (MOVED): `tabletap.controller.journal` is
-  `tabletap.controller.state.journal`, and so on.
+  `tabletap.controller.state.journal`, and so on; a game's page extras,
+  `tabletap.controller.web_<piece prefix>`, are its package's `page` module.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ def target(fullname: str) -> str | None:
     """The new name of an old module path, or None when `fullname` is not one."""
     if fullname in MOVED:
         return MOVED[fullname]
+    if fullname.startswith(PAGE_EXTRAS):
+        return _page_of(fullname[len(PAGE_EXTRAS):])
     for home, part in OLD_HOMES.items():
         if not fullname.startswith(home + "."):
             continue
@@ -70,13 +73,32 @@ class _Alias(importlib.abc.Loader):
 class _Finder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname: str, path: Any = None,
                   target_module: Any = None) -> importlib.machinery.ModuleSpec | None:
-        if fullname not in MOVED and not fullname.startswith(tuple(OLD_HOMES)):
+        if fullname not in MOVED and not fullname.startswith((*OLD_HOMES, PAGE_EXTRAS)):
             return None
         new = target(fullname)
         if new is None:
             return None
         module = importlib.import_module(new)
         return importlib.util.spec_from_loader(fullname, _Alias(module))
+
+
+# `tabletap.controller.web_<piece prefix>`: a game's page extras, before they moved into its
+# package as `page.py`; found through the games' entry points by the prefix, not by a name here
+PAGE_EXTRAS = "tabletap.controller.web_"
+
+
+def _page_of(prefix: str) -> str | None:
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group="tabletap.games"):
+        try:
+            spec = ep.load()
+        except Exception:  # noqa: BLE001 - a broken add-on is the registry's to report
+            continue
+        if getattr(spec, "piece_prefix", None) == prefix:
+            page = f"{ep.module}.page"
+            return page if importlib.util.find_spec(page) is not None else None
+    return None
 
 
 _FINDER = _Finder()

@@ -14,7 +14,16 @@ from tabletap.controller.commands.common import (
     config_or_exit,
     config_source,
 )
+from tabletap.controller.health import checks
 from tabletap.controller.health.checks import report, run_checks, simulated_context
+
+
+def __getattr__(name: str) -> object:
+    # The checks lived here before they were shared with the page (controller.health.checks):
+    # `from tabletap.controller.commands.doctor import check_chest` still finds them.
+    if name.startswith("__"):
+        raise AttributeError(name)
+    return getattr(checks, name)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
