@@ -39,19 +39,20 @@ Fault = tuple[str, Callable[[], str]]
 for: legal-move generation asks the checks about hundreds of plays, most of them refused, and
 reads no sentence."""
 
-Check = Callable[[OversiegeState, Action], "Fault | None"]
+Check = Callable[[OversiegeState, Action], Fault | None]
 Effect = Callable[[OversiegeState, Action], list[Event]]
 Targets = tuple[str, ...]
+Play = tuple[str, str | None, str]  # (play, card, card kind) as _loose_plays lists them
 
 # The plays made from hand: the card kinds each one takes and how its refusals name them.
-FROM_HAND: dict[str, tuple[tuple[str, ...], str]] = {
+_FROM_HAND: dict[str, tuple[tuple[str, ...], str]] = {
     "armament": (ARMAMENTS, "an armament"),
     "attack": (PROJECTILES, "a projectile"),
     "rebuild": (("rebuild",), "a rebuild card"),
     "key": (("key",), "the key"),
     "blockade": (("blockade",), "a blockade"),
 }
-PLAY_OF = {kind: play for play, (kinds, _) in FROM_HAND.items() for kind in kinds}
+_PLAY_OF = {kind: play for play, (kinds, _) in _FROM_HAND.items() for kind in kinds}
 VERDICTS_KEPT = 200_000  # remembered verdicts (and side numbers) before they are all dropped
 
 
@@ -66,7 +67,7 @@ class OversiegeEngine:
 
     def __init__(self, cards: Cards | None = None) -> None:
         self.cards = cards if cards is not None else load_cards()
-        self._decks: dict[str, list[tuple[str, str]]] = {}  # player -> (card, kind), once
+        self._decks: dict[str, list[tuple[Play, Play]]] = {}  # _deck_plays
         self._castles: dict[str, list[str]] = {}  # player -> castle card ids, built once
         self._castle_targets: dict[str, list[Targets]] = {}  # the same, as 1-tuples
         # Verdicts legal_actions reuses from state to state, keyed by everything the check
@@ -94,23 +95,16 @@ class OversiegeEngine:
         return state
 
     def apply(self, state: OversiegeState, action: Action) -> Outcome[OversiegeState, Action]:
-        """The play's check first, on the state as it is (checks never change it); the effect
-        only once the check has passed, on a fork."""
-        if state.over:
-            raise Rejection("game-over", "The game is over; start a new one to play again.")
-        play = self._plays.get(action.kind)
-        if play is None:
-            raise Rejection("bad-action", f"Oversiege has no play called {action.kind!r}.")
-        check, effect = play
-        fault = check(state, action)
-        if fault is not None:
-            raise Rejection(fault[0], fault[1]())
+        """The play's check first (`check`), on the state as it is; the effect only once the
+        check has passed, on a fork."""
+        self.check(state, action)
         work = state.fork()
-        events = effect(work, action)
+        events = self._plays[action.kind][1](work, action)
         return Outcome(work.settled(), action, tuple(events))
 
     def check(self, state: OversiegeState, action: Action) -> None:
-        """Raise the Rejection `apply` would raise for `action`, or return if it is legal."""
+        """Raise the Rejection `apply` raises for `action`, or return if `apply` accepts it:
+        the play's kind's check, which reads the state and never changes it."""
         if state.over:
             raise Rejection("game-over", "The game is over; start a new one to play again.")
         play = self._plays.get(action.kind)
@@ -138,10 +132,17 @@ class OversiegeEngine:
             self._verdicts.clear()
         listing = _Listing(self, state)
         action = self._action
+        # (play, card kind) -> the targets that pass, none when the card's part refuses
+        passing: dict[tuple[str, str], list[Targets]] = {}
         out: list[Action] = []
         for play, card, kind in self._loose_plays(state):
-            if listing.card_passes(play, card, kind):
-                out += [action(play, card, t) for t in listing.targets_passing(play, kind)]
+            targets = passing.get((play, kind))
+            if targets is None:
+                targets = passing[(play, kind)] = (
+                    listing.targets_passing(play, kind)
+                    if listing.card_passes(play, card, kind) else [])
+            if targets:
+                out += [action(play, card, t) for t in targets]
         return out
 
     def state_to_json(self, state: OversiegeState) -> JSON:
@@ -281,7 +282,7 @@ class OversiegeEngine:
         if action.card is not None or action.targets:
             return ("bad-action", lambda: "Ending the turn names no card.")
         player = state.current
-        side = peek(state.sides, player)
+        side = _look(state, player)
         if side.hand > HAND_KEPT:
             extra = side.hand - HAND_KEPT
             return ("hand-too-full", lambda: f"{player} holds {side.hand} cards: play or discard "
@@ -294,7 +295,7 @@ class OversiegeEngine:
         """The card part of a play from hand: a card of the kind `play` takes, which the
         current player may play now (check_card). Reads the card and nothing of the
         targets."""
-        kinds, what = FROM_HAND[play]
+        kinds, what = _FROM_HAND[play]
         card = action.card
         if card is None:
             return ("bad-action", lambda: f"This play needs {what} card.")
@@ -323,7 +324,7 @@ class OversiegeEngine:
         if owner != state.current:
             return ("not-your-turn",
                     lambda: f"It is {state.current}'s turn; {card} belongs to {owner}'s deck.")
-        side = peek(state.sides, owner)
+        side = _look(state, owner)
         if card in side.in_play():
             return ("card-in-play", lambda: f"{card} is already in play, not in a hand.")
         if card in side.discard:
@@ -356,7 +357,7 @@ class OversiegeEngine:
         """ARMAMENTS: the targets' part of an armament: with one named, it is one of the
         player's armaments in play, which the new one replaces; with none, fewer than two are
         in play. Reads the player's armaments."""
-        side = peek(state.sides, player)
+        side = _look(state, player)
         if targets:
             old = targets[0]
             if old not in side.armaments:
@@ -444,7 +445,7 @@ class OversiegeEngine:
         projectile = self.cards.projectiles[kind]
         piece = parse_piece(target, self.cards)
         victim = piece.deck
-        side = peek(state.sides, victim)
+        side = _look(state, victim)
         if piece.castle:
             if piece.part == CHAMBER:
                 return ("chamber-not-attackable", lambda: "The chamber cannot be attacked: it is "
@@ -525,7 +526,7 @@ class OversiegeEngine:
                     + (" or a partner's." if state.bridge else "."))
         if not state.in_game(owner):
             return ("player-out", lambda: f"{owner}'s crown is taken; their castle is out.")
-        if peek(state.sides, owner).standing(tp.part):
+        if _look(state, owner).standing(tp.part):
             return ("not-destroyed", lambda: f"{target} is not destroyed; nothing to rebuild.")
         return None
 
@@ -548,7 +549,7 @@ class OversiegeEngine:
         victim = tp.deck
         if tp.part != CHAMBER:
             return ("not-a-chamber", lambda: "The key opens a chamber: tap the chamber card.")
-        side = peek(state.sides, victim)
+        side = _look(state, victim)
         if side.blockade is not None:
             return ("blockaded", lambda: f"{victim}'s blockade stands: the key cannot open the "
                     "chamber until it is hit.")
@@ -731,15 +732,15 @@ class OversiegeEngine:
                 for play, card, kind in self._loose_plays(state)
                 for targets in self._targets(state, play, kind)]
 
-    def _loose_plays(self, state: OversiegeState) -> list[tuple[str, str | None, str]]:
+    def _loose_plays(self, state: OversiegeState) -> list[Play]:
         """(play, card, card kind) for ending the turn (no card), each loose card's discard,
         then each loose card's play, in deck order."""
         player = state.current
-        side = peek(state.sides, player)
-        known = set(side.in_play()) | set(side.discard)
-        loose = [ck for ck in self._deck_kinds(player) if ck[0] not in known]
-        return [("end-turn", None, ""), *(("discard", c, k) for c, k in loose),
-                *((PLAY_OF[k], c, k) for c, k in loose)]
+        side = _look(state, player)
+        known = {*side.in_play(), *side.discard}
+        loose = [plays for plays in self._deck_plays(player) if plays[0][1] not in known]
+        return [("end-turn", None, ""), *(discard for discard, _ in loose),
+                *(play for _, play in loose)]
 
     def _targets(self, state: OversiegeState, play: str, kind: str) -> list[Targets]:
         """Every target tuple a play of a `kind` card can name, from every player's cards,
@@ -749,7 +750,7 @@ class OversiegeEngine:
         castle then its cards in play) or one. Ending the turn, a discard and a blockade name
         none."""
         if play == "armament":
-            return [(), *((c,) for p in state.players for c in peek(state.sides, p).in_play())]
+            return [(), *((c,) for p in state.players for c in _look(state, p).in_play())]
         if play in ("rebuild", "key"):
             return [t for p in state.players for t in self._castle_targets_of(p)]
         if play != "attack":
@@ -765,7 +766,7 @@ class OversiegeEngine:
         return [c for p in state.players for c in self._cards_of(state, p)]
 
     def _cards_of(self, state: OversiegeState, player: str) -> list[str]:
-        return self._castle(player) + peek(state.sides, player).in_play()
+        return self._castle(player) + _look(state, player).in_play()
 
     def _castle(self, player: str) -> list[str]:
         """The ids of a player's castle cards (built once per name)."""
@@ -781,11 +782,14 @@ class OversiegeEngine:
             targets = self._castle_targets[player] = [(c,) for c in self._castle(player)]
         return targets
 
-    def _deck_kinds(self, player: str) -> list[tuple[str, str]]:
-        """(card, kind) for each card of a player's deck (built once per name)."""
+    def _deck_plays(self, player: str) -> list[tuple[Play, Play]]:
+        """For each card of a player's deck, its discard and its play as _loose_plays lists
+        them (built once per name)."""
         deck = self._decks.get(player)
         if deck is None:
-            deck = self._decks[player] = [(c, self._kind(c)) for c in self.cards.deck_cards(player)]
+            deck = self._decks[player] = [
+                (("discard", c, k), (_PLAY_OF[k], c, k))
+                for c, k in ((c, self._kind(c)) for c in self.cards.deck_cards(player))]
         return deck
 
     def _card_of(self, action: Action) -> Piece:
@@ -816,13 +820,11 @@ class _Listing:
       cards reads its kind and `situation`, so it is asked about one card of each kind;
     - a target's part reads the targets and the card's kind, not the card: it is asked once
       for all cards of a kind, and a one-target part is remembered per side, under the
-      player, their team and the side's number (`side_id`: the side's castle for a castle
-      card, its cards in play for the others, or all of it);
+      player, their team and the number of what it reads of the side (`side_id`);
     - a double (see `doubles`) is judged hit by hit, as `_hits_fault` does.
     """
 
-    __slots__ = ("engine", "state", "player", "team", "verdicts", "ids", "situation", "cards",
-                 "targets")
+    __slots__ = ("engine", "state", "player", "team", "verdicts", "ids", "situation", "targets")
 
     def __init__(self, engine: OversiegeEngine, state: OversiegeState) -> None:
         self.engine = engine
@@ -831,12 +833,11 @@ class _Listing:
         self.team = tuple(state.team_of(self.player))
         self.verdicts = engine._verdicts
         self.ids: dict[tuple[str, str], int] = {}  # (player, part) -> side_id, this state
-        side = peek(state.sides, self.player)
+        side = _look(state, self.player)
         # all `_card_fault` reads for a loose card of the player's, besides its kind
         self.situation = (side.hand, state.drawn,
                           tuple(sorted(engine._kind(a) for a in side.armaments)),
                           side.blockade is None)
-        self.cards: dict[tuple[str, str], bool] = {}  # (play, card kind) -> card part passes
         self.targets: dict[str, list[Targets]] = {}  # play (or projectile kind) -> passing
 
     def card_passes(self, play: str, card: str | None, kind: str) -> bool:
@@ -844,20 +845,19 @@ class _Listing:
         engine, state = self.engine, self.state
         if card is None:  # end-turn: its check is all there is, asked once per state
             return engine._check_end_turn(state, engine._action(play)) is None
-        ok = self.cards.get((play, kind))
+        key = ("card", self.situation, play, kind)
+        ok = self.verdicts.get(key)
         if ok is None:
-            key = ("card", self.situation, play, kind)
-            ok = self.verdicts.get(key)
-            if ok is None:
-                action = engine._action(play, card)
-                fault = (engine._check_discard(state, action) if play == "discard"
-                         else engine._hand_fault(state, action, play))
-                ok = self.verdicts[key] = fault is None
-            self.cards[(play, kind)] = ok
+            action = engine._action(play, card)
+            fault = (engine._check_discard(state, action) if play == "discard"
+                     else engine._hand_fault(state, action, play))
+            ok = self.verdicts[key] = fault is None
         return ok
 
     def targets_passing(self, play: str, kind: str) -> list[Targets]:
-        """`_targets(play, kind)` that pass the targets' part of `play`'s check, in order."""
+        """`_targets(play, kind)` that pass the targets' part of `play`'s check, in order
+        (asked once per play and projectile kind: the other kinds' targets' parts do not read
+        the kind)."""
         slot = kind if play == "attack" else play
         passing = self.targets.get(slot)
         if passing is None:
@@ -881,8 +881,8 @@ class _Listing:
                 return engine._key_targets_fault(state, player, t)
 
             return [t for other in state.players
-                    for t in self.passing(("key",), other, "", engine._castle_targets_of(other),
-                                          key)]
+                    for t in self.passing(("key",), other, "chamber",
+                                          engine._castle_targets_of(other), key)]
         if play != "attack":
             return [()]
         if engine.cards.projectiles[kind].hits == 2:
@@ -890,7 +890,7 @@ class _Listing:
         out: list[Targets] = []
         for other in state.players:
             out += self.aims(("aim", kind), other, engine._castle_targets_of(other),
-                             [(c,) for c in peek(state.sides, other).in_play()],
+                             [(c,) for c in _look(state, other).in_play()],
                              lambda t: engine._aim_fault(state, player, kind, t))
         return out
 
@@ -926,7 +926,7 @@ class _Listing:
         players = state.players
         cards = {other: engine._cards_of(state, other) for other in players}
         aims_at = {other: self.aims(("hit", kind), other, engine._castle(other),
-                                    peek(state.sides, other).in_play(),
+                                    _look(state, other).in_play(),
                                     lambda t: engine._hit_fault(state, player, kind, t))
                    for other in players}
         aims = [t for other in players for t in aims_at[other]]
@@ -937,7 +937,7 @@ class _Listing:
         seconds: dict[str, set[str]] = {}  # a named first -> the cards at its side named second
         for other in players:
             for x in aims_at[other]:
-                key = (("after", kind), player, self.team, x, self.side_id(other, ""))
+                key = (("after", kind), player, self.team, x, self.side_id(other, "all"))
                 ys = self.verdicts.get(key)
                 if ys is None:
                     after = engine._after_hit(state, x)
@@ -968,26 +968,40 @@ class _Listing:
         return out
 
     def side_id(self, player: str, part: str) -> int:
-        """A number for everything about a player's side that a check part reads, the same
-        for the same values in any state. `part` "castle": its castle (what is destroyed,
-        whether the crown is taken); "play": its cards in play (armaments, blockade, the
-        crown); "": all of it."""
+        """A number for what a check part reads of a player's side (`_SIDE_PARTS[part]`),
+        the same for the same values in any state."""
         number = self.ids.get((player, part))
         if number is None:
-            side = peek(self.state.sides, player)
-            if part == "castle":
-                signature: tuple[Any, ...] = (part, player, tuple(side.destroyed),
-                                              side.chamber_open)
-            elif part == "play":
-                signature = (part, player, tuple(side.armaments),
-                             side.chamber_open)
-            else:
-                signature = (part, self.side_id(player, "castle"), self.side_id(player, "play"))
+            signature = (part, player, *_SIDE_PARTS[part](_look(self.state, player)))
             number = self.verdicts.get(signature)
             if number is None:
                 number = self.verdicts[signature] = len(self.verdicts)
             self.ids[(player, part)] = number
         return number
+
+
+# What the target parts of the checks read of a side, by the part of the side they look at
+# (the castle parts destroyed are read one by one, so their order does not count; the cards in
+# play are listed as candidates in their order, so it does):
+_SIDE_PARTS: dict[str, Callable[[Side], tuple[Any, ...]]] = {
+    # _hit_fault on a castle card, _rebuild_target_fault
+    "castle": lambda side: (frozenset(side.destroyed), side.chamber_open),
+    # _hit_fault on a card in play
+    "play": lambda side: (tuple(side.armaments), side.blockade, side.chamber_open),
+    # _key_target_fault
+    "chamber": lambda side: (frozenset(side.destroyed), side.chamber_open, side.blockade),
+    # a hit and then _hit_fault on what it leaves (_Listing.doubles)
+    "all": lambda side: (frozenset(side.destroyed), side.chamber_open, tuple(side.armaments),
+                         side.blockade),
+}
+
+
+def _look(state: OversiegeState, player: str) -> Side:
+    """A player's side as it is, never copied (`peek`); a settled state's plain dict is read
+    directly, since the checks and the listing look sides up hundreds of times a state and
+    `peek`'s isinstance test of an abstract class is slow by comparison."""
+    sides = state.sides
+    return sides[player] if type(sides) is dict else peek(sides, player)
 
 
 def _still_standing(parts: list[str]) -> str:
