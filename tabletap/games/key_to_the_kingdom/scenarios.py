@@ -101,6 +101,7 @@ def gesture(state: KttkState, action: Action, resolved: Action) -> list[dict[str
             if st.item:
                 help_item = Play(state).hero_item(hero, st.item)
             if help_item is None:
+                assert st.companion is not None  # the shortcut is legal: the companion lets in
                 return [{"tap": f"kttk/event/{state.pack.companions[st.companion]}"}]
         else:
             token = state.pack.token(state.ask_of(CastleAsk).token)

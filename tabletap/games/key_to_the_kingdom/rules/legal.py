@@ -7,6 +7,7 @@ never better, and listing every smaller set would swamp self-play.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 
 from tabletap.controller.rules.base import Rejection
@@ -84,57 +85,100 @@ def _rolls(state: KttkState, hero: str) -> list[Action]:
 def legal_actions(state: KttkState) -> list[Action]:
     if state.over:
         return []
-    phase = state.phase
-    out: list[Action] = []
-    if phase == Phase.FIRST_ROLL:
-        return _rolls(state, state.first_due[0])
-    if phase == Phase.TURN:
-        hero = state.current
-        out += [Castle()] if state.in_courtyard(hero) else _rolls(state, hero)
-        out += [Nap(s) for s in _sets(state.exhausted(hero), state.pack.heroes[hero].nap)]
-        return out
-    if phase == Phase.ADVENTURE or phase == Phase.CASTLE:
-        out += _rolls(state, state.ask_of(Ask).hero)
-        if Play(state).shortcut_help() is not None:
-            out.append(Shortcut())
-        return out
-    if phase == Phase.CHALLENGE:
-        return _rolls(state, state.ask_of(Ask).hero)
-    if phase == Phase.ROLL:
-        assert state.roll is not None
-        hero = state.ask_of(Ask).hero
-        if state.roll.purpose == Purpose.MOVE:
-            reach = board.destinations(state, hero, state.roll.result)
-            out += [Move(s) for s in reach] or [Move(state.positions[hero])]
-        else:
-            out.append(Resolve())
-        for use in _uses(state, hero):
-            try:
-                check_use(state, use)
-            except Rejection:
-                continue
-            out.append(use)
-        return out
-    if phase == Phase.REFRESH:
-        ask = state.ask_of(CountAsk)
-        return [Refresh(s) for s in _sets(state.exhausted(ask.hero), ask.count)]
-    if phase == Phase.EXHAUST:
-        ask = state.ask_of(CountAsk)
-        return [Exhaust(s) for s in _sets(state.available(ask.hero), ask.count)]
-    if phase == Phase.EVENT:
-        return [Draw(n) for n in state.deck]
-    if phase == Phase.DEMON_DIE:
-        return [Assign(h) for h in state.players if h != state.demon]
-    if phase == Phase.MAGIC:
-        return [TakeMagic(m) for m in MAGIC_ITEMS if state.items[MAGIC_PREFIX + m][0] is None]
-    if phase == Phase.STEAL:
-        return [Steal(i) for i in Play(state).steal_options(state.ask_of(Ask).hero)]
-    if phase == Phase.SWEEP:
-        return [Sweep(h) for h in state.players if not state.in_courtyard(h)]
-    if phase == Phase.KEY:
-        colour = state.ask_of(KeyAsk).colour
-        return [TakeKey(k) for k, who in state.keys.items()
-                if who is None and k.startswith(colour + "/")]
-    if phase == Phase.COURTYARD:
-        return [Courtyard(s) for s in Play(state).free_courtyard()]
+    listed = _BY_PHASE.get(state.phase)
+    return [] if listed is None else listed(state)
+
+
+# -- each phase's actions ---------------------------------------------------------------------
+# A table keyed by phase rather than a chain of phase tests: legal_actions is self-play's inner
+# loop, and each test of a StrEnum member is an attribute lookup on the class (slow on 3.11).
+
+
+def _first_roll(state: KttkState) -> list[Action]:
+    return _rolls(state, state.first_due[0])
+
+
+def _turn(state: KttkState) -> list[Action]:
+    hero = state.current
+    out: list[Action] = [Castle()] if state.in_courtyard(hero) else _rolls(state, hero)
+    return out + [Nap(s) for s in _sets(state.exhausted(hero), state.pack.heroes[hero].nap)]
+
+
+def _step(state: KttkState) -> list[Action]:
+    """An adventure step or a castle token: roll, or pass it by a shortcut."""
+    out = _rolls(state, state.ask_of(Ask).hero)
+    if Play(state).shortcut_help() is not None:
+        out.append(Shortcut())
     return out
+
+
+def _challenge(state: KttkState) -> list[Action]:
+    return _rolls(state, state.ask_of(Ask).hero)
+
+
+def _roll(state: KttkState) -> list[Action]:
+    roll, ask = state.roll, state.ask
+    assert roll is not None and ask is not None
+    hero = ask.hero
+    out: list[Action] = []
+    if roll.purpose == Purpose.MOVE:
+        reach = board.destinations(state, hero, roll.result)
+        out += [Move(s) for s in reach] or [Move(state.positions[hero])]
+    else:
+        out.append(Resolve())
+    for use in _uses(state, hero):
+        try:
+            check_use(state, use)
+        except Rejection:
+            continue
+        out.append(use)
+    return out
+
+
+def _refresh(state: KttkState) -> list[Action]:
+    ask = state.ask_of(CountAsk)
+    return [Refresh(s) for s in _sets(state.exhausted(ask.hero), ask.count)]
+
+
+def _exhaust(state: KttkState) -> list[Action]:
+    ask = state.ask_of(CountAsk)
+    return [Exhaust(s) for s in _sets(state.available(ask.hero), ask.count)]
+
+
+def _event(state: KttkState) -> list[Action]:
+    return [Draw(n) for n in state.deck]
+
+
+def _demon_die(state: KttkState) -> list[Action]:
+    return [Assign(h) for h in state.players if h != state.demon]
+
+
+def _magic(state: KttkState) -> list[Action]:
+    return [TakeMagic(m) for m in MAGIC_ITEMS if state.items[MAGIC_PREFIX + m][0] is None]
+
+
+def _steal(state: KttkState) -> list[Action]:
+    return [Steal(i) for i in Play(state).steal_options(state.ask_of(Ask).hero)]
+
+
+def _sweep(state: KttkState) -> list[Action]:
+    return [Sweep(h) for h in state.players if not state.in_courtyard(h)]
+
+
+def _key(state: KttkState) -> list[Action]:
+    colour = state.ask_of(KeyAsk).colour
+    return [TakeKey(k) for k, who in state.keys.items()
+            if who is None and k.startswith(colour + "/")]
+
+
+def _courtyard(state: KttkState) -> list[Action]:
+    return [Courtyard(s) for s in Play(state).free_courtyard()]
+
+
+_BY_PHASE: dict[Phase, Callable[[KttkState], list[Action]]] = {
+    Phase.FIRST_ROLL: _first_roll, Phase.TURN: _turn, Phase.ADVENTURE: _step,
+    Phase.CASTLE: _step, Phase.CHALLENGE: _challenge, Phase.ROLL: _roll,
+    Phase.REFRESH: _refresh, Phase.EXHAUST: _exhaust, Phase.EVENT: _event,
+    Phase.DEMON_DIE: _demon_die, Phase.MAGIC: _magic, Phase.STEAL: _steal,
+    Phase.SWEEP: _sweep, Phase.KEY: _key, Phase.COURTYARD: _courtyard,
+}  # busy and over: nothing

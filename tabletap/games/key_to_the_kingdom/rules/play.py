@@ -127,7 +127,7 @@ class Play:
     # -- small state edits ------------------------------------------------------------------
 
     def set(self, **changes: Any) -> None:
-        self.st = replace(self.st, **changes)
+        self.st = self.st.replaced(**changes)
 
     def say(self, kind: str, text: str, **data: Any) -> None:
         self.events.append(Event(kind, text, data))
@@ -770,9 +770,9 @@ def _first_roll(p: Play, hero: str, value: int) -> None:
 def check_use(st: KttkState, action: Use) -> int:
     """The change `action` makes to the roll in progress, or the Rejection saying why it may
     not (pure: legal_actions asks it about every candidate)."""
-    roll = st.roll
-    assert roll is not None
-    hero = st.ask_of(Ask).hero
+    roll, ask = st.roll, st.ask
+    assert roll is not None and ask is not None  # (not ask_of: this is self-play's inner loop)
+    hero = ask.hero
     item = action.item
     used = dict(roll.uses)
     if item.startswith(COMPANION_PREFIX):

@@ -1,9 +1,10 @@
 """The game state: one frozen value per moment of the game, sharing what a move left alone.
 
 Like python-chess's board, a state is a plain value; the engine builds the next one with
-`dataclasses.replace`, copying only the mapping it changes (positions, items, ...) and sharing
-the rest, so a rejected action cannot have touched the family's game and keeping a history of
-states is cheap. Mappings are never mutated once a state holds them.
+`KttkState.replaced` (what `dataclasses.replace` gives, made faster), copying only the mapping it
+changes (positions, items, ...) and sharing the rest, so a rejected action cannot have touched
+the family's game and keeping a history of states is cheap. Mappings are never mutated once a
+state holds them.
 
 `phase` says what the game waits for and `ask` carries its details (whose choice, how many
 items); `todo` is the queue of what happens next once that choice is made (leave the adventure,
@@ -77,6 +78,20 @@ class Ask:
 
     hero: str
 
+    # Read as the dict `ask` was (`ask["step"]`, `ask.get("hero")`, `"token" in ask`), for
+    # readers written before asks were typed; the engine itself reads the fields.
+    def __getitem__(self, key: str) -> Any:
+        if key not in self:
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and any(f.name == key for f in fields(self)) \
+            and getattr(self, key) is not None
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self else default
+
     def to_json(self, effects: bool = True) -> JSON:
         """The dict `ask` was before it was typed: its fields in order, an unset (None) one
         left out; `effects=False` leaves out a challenge's effects, as the public view does."""
@@ -139,9 +154,9 @@ class ChallengeAsk(Ask):
     leave_fail: str | None = None
 
 
-A = TypeVar("A", bound=Ask)
+AskT = TypeVar("AskT", bound=Ask)
 
-# the field that tells each shape apart in JSON, most specific first; plain Ask has only `hero`
+# the field only that shape has, which tells it apart in JSON; a plain Ask has only `hero`
 _ASK_MARKS: tuple[tuple[type[Ask], str], ...] = (
     (StepAsk, "adventure"), (CastleAsk, "token"), (ChallengeAsk, "target"),
     (CountAsk, "count"), (SweepAsk, "whirlpool"), (KeyAsk, "colour"))
@@ -152,7 +167,8 @@ def ask_from_json(data: JSON) -> Ask | None:
     if not data:
         return None
     kind = next((k for k, mark in _ASK_MARKS if mark in data), Ask)
-    values = {k: tuple(v) if k in ("success", "fail") else v for k, v in data.items()}
+    values: dict[str, Any] = {k: tuple(v) if k in ("success", "fail") else v
+                              for k, v in data.items()}
     return kind(**values)
 
 
@@ -259,12 +275,24 @@ class KttkState:
     def over(self) -> bool:
         return self.winner is not None
 
+    def replaced(self, **changes: Any) -> KttkState:
+        """`dataclasses.replace(self, **changes)`, without its walk over every field and its
+        frozen __init__: replace cost about a sixth of random self-play's time (several a move),
+        and the typed phases and asks had to be paid for. A state has no __post_init__ and no
+        derived field, so a copy of its fields with the changes is the same value; a name that
+        is no field is a TypeError, as with replace."""
+        if not changes.keys() <= _FIELDS:
+            raise TypeError(f"KttkState has no field {sorted(changes.keys() - _FIELDS)[0]!r}")
+        new = object.__new__(KttkState)
+        new.__dict__.update(self.__dict__, **changes)
+        return new
+
     @property
     def deciding(self) -> str:
         """The hero the game waits for: the one asked, else the one whose turn it is."""
         return self.current if self.ask is None else self.ask.hero
 
-    def ask_of(self, kind: type[A]) -> A:
+    def ask_of(self, kind: type[AskT]) -> AskT:
         """`ask`, checked to be the shape the phase promises (and typed as that shape)."""
         ask = self.ask
         if not isinstance(ask, kind):
@@ -300,6 +328,9 @@ class KttkState:
     def item_kind(self, item: str) -> str:
         """`knight/sword` -> `sword`; `magic/bee-cannon` -> `bee-cannon`."""
         return item.split("/", 1)[1]
+
+
+_FIELDS = frozenset(f.name for f in fields(KttkState))
 
 
 def state_to_json(state: KttkState) -> JSON:
@@ -343,6 +374,7 @@ def _plain(value: Any) -> Any:
 
 
 def _die(name: str) -> Die:
+    """A die's name read back, checked (the Literal type checks nothing at run time)."""
     if name not in ("hero", "demon"):
         raise ValueError(f"no die {name!r}")
     return "hero" if name == "hero" else "demon"
