@@ -20,7 +20,7 @@ from tabletap.controller.games.spec import (
     SelfPlay,
     SoakCase,
 )
-from tabletap.games.key_to_the_kingdom import pieces, selfplay_policies, takeback
+from tabletap.games.key_to_the_kingdom import pieces, selfplay, takeback
 
 MIN_HEROES, MAX_HEROES = 2, 5  # rules/setup.py checks the same range
 
@@ -69,8 +69,8 @@ GAME = GameSpec(
     piece_words=pieces.words,
     page=Page("view.js", style="view.css", extras=_extras, hint="heroes, e.g. knight, wizard"),
     selfplay=SelfPlay(
-        seats=selfplay_policies.seats,
-        policies={"random": selfplay_policies.uniform, "greedy": selfplay_policies.purposeful},
+        seats=selfplay.seats,
+        policies={"random": selfplay.uniform, "greedy": selfplay.purposeful},
         # the event cards are drawn by the engine (nobody taps a physical deck)
         options={"digital_events": True},
     ),
