@@ -6,7 +6,9 @@ game and the slot.
 
 from __future__ import annotations
 
+import argparse
 import importlib
+import json
 import random
 from importlib import resources
 
@@ -50,6 +52,17 @@ def test_the_spec_is_whole(spec: GameSpec):
             importlib.import_module(module)
     script = resources.files(registry.package_of(spec.name)).joinpath(spec.page.script)
     assert script.is_file(), f"{spec.name}: the page view {spec.page.script} is missing"
+    if spec.page.style is not None:
+        assert resources.files(registry.package_of(spec.name)).joinpath(spec.page.style).is_file()
+    # the factories name real things (they import only when called)
+    players = seat_names(spec.name, max(spec.players.least, 2))
+    state = engine.new_game(players, 1, dict(spec.selfplay.options), {})
+    if spec.page.extras is not None:
+        json.dumps(spec.page.extras(engine, state))  # what the page gets is JSON
+    if spec.score_file is not None:
+        spec.score_file.add_arguments(argparse.ArgumentParser())
+    if spec.content is not None:
+        assert callable(spec.content.check)
 
 
 @pytest.mark.parametrize("spec", GAMES, ids=ids)

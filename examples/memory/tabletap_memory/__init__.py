@@ -9,8 +9,6 @@ Importing this module loads no engine and reads no deck: the spec's factories do
 
 from __future__ import annotations
 
-from typing import Any
-
 from tabletap.controller.games.spec import (
     GameSpec,
     Option,
@@ -19,30 +17,14 @@ from tabletap.controller.games.spec import (
     Seating,
     SelfPlay,
     SoakCase,
+    later,
+    value_of,
 )
 from tabletap_memory import pieces, selfplay, takeback
 
 # The decks shipped in rules/decks/ (tests check this against the files): spelt here so the
 # page's set-up form can offer them without the engine being loaded to find the game.
 DECKS = ("default", "small")
-
-
-def _engine() -> Any:
-    from tabletap_memory.rules import ENGINE
-
-    return ENGINE
-
-
-def _table() -> Any:
-    from tabletap_memory.table import MemoryTable
-
-    return MemoryTable()
-
-
-def _extras(engine: Any, state: Any) -> dict[str, Any]:
-    from tabletap_memory.page import extras
-
-    return extras(engine, state)
 
 
 GAME = GameSpec(
@@ -55,12 +37,12 @@ GAME = GameSpec(
                     ("twelve pairs", "six pairs")),),
     seating=Seating("press the roll button once for each player", pieces.seat_of,
                     by_button=True),
-    engine=_engine,
-    table=_table,
+    engine=value_of("tabletap_memory.rules:ENGINE"),
+    table=later("tabletap_memory.table:MemoryTable"),
     pieces=pieces.pieces,
     put_back=takeback.put_back,
     piece_words=pieces.words,
-    page=Page("view.js", _extras, hint="ana, ben"),
+    page=Page("view.js", later("tabletap_memory.page:extras"), hint="ana, ben"),
     selfplay=SelfPlay(
         seats=lambda n: [f"seat{i + 1}" for i in range(n)],
         policies={"random": selfplay.uniform, "greedy": selfplay.greedy},

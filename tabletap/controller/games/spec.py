@@ -14,6 +14,7 @@ packs, say); a game that leaves a slot it needs empty fails tests/core/test_game
 from __future__ import annotations
 
 import argparse
+import importlib
 import random
 import re
 from collections.abc import Callable, Mapping
@@ -28,6 +29,34 @@ JSON = dict[str, Any]
 # A self-play policy: (engine, state, legal actions, rng) -> one of them.
 Chooser = Callable[[Any, Any, list[Any], random.Random], Any]
 NAME = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
+
+
+def later(target: str) -> Callable[..., Any]:
+    """A function that imports `module:name` the first time it is called, then calls it with
+    the arguments it was given: the spec names a factory (a table layer's class, a page's extras)
+    without importing the engine that factory needs."""
+    module, _, name = target.partition(":")
+    found: list[Callable[..., Any]] = []
+
+    def call(*args: Any) -> Any:
+        if not found:
+            found.append(getattr(importlib.import_module(module), name))
+        return found[0](*args)
+
+    call.__qualname__ = call.__name__ = f"later({target})"
+    return call
+
+
+def value_of(target: str) -> Callable[[], Any]:
+    """A factory that imports `module:name` when called and returns it (an engine, which is
+    one object per process)."""
+    module, _, name = target.partition(":")
+
+    def get() -> Any:
+        return getattr(importlib.import_module(module), name)
+
+    get.__qualname__ = get.__name__ = f"value_of({target})"
+    return get
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,6 @@ loads no engine.
 
 from __future__ import annotations
 
-from typing import Any
-
 from tabletap.controller.games.spec import (
     Content,
     GameSpec,
@@ -19,34 +17,12 @@ from tabletap.controller.games.spec import (
     Seating,
     SelfPlay,
     SoakCase,
+    later,
+    value_of,
 )
 from tabletap.games.key_to_the_kingdom import pieces, selfplay, takeback
 
 MIN_HEROES, MAX_HEROES = 2, 5  # rules/setup.py checks the same range
-
-
-def _engine() -> Any:
-    from tabletap.games.key_to_the_kingdom.rules import ENGINE
-
-    return ENGINE
-
-
-def _table() -> Any:
-    from tabletap.games.key_to_the_kingdom.table import KttkTable
-
-    return KttkTable()
-
-
-def _extras(engine: Any, state: Any) -> dict[str, Any]:
-    from tabletap.games.key_to_the_kingdom.page import extras
-
-    return extras(engine, state)
-
-
-def _check(pack: str) -> int:
-    from tabletap.games.key_to_the_kingdom.content import check
-
-    return check(pack)
 
 
 GAME = GameSpec(
@@ -62,12 +38,14 @@ GAME = GameSpec(
         Option("pack", "default", "The content pack: a shipped pack's name or a folder."),
     ),
     seating=Seating("each player taps their hero", pieces.seat_of),
-    engine=_engine,
-    table=_table,
+    engine=value_of("tabletap.games.key_to_the_kingdom.rules:ENGINE"),
+    table=later("tabletap.games.key_to_the_kingdom.table:KttkTable"),
     pieces=pieces.pieces,
     put_back=takeback.put_back,
     piece_words=pieces.words,
-    page=Page("view.js", style="view.css", extras=_extras, hint="heroes, e.g. knight, wizard"),
+    page=Page("view.js", style="view.css",
+              extras=later("tabletap.games.key_to_the_kingdom.page:extras"),
+              hint="heroes, e.g. knight, wizard"),
     selfplay=SelfPlay(
         seats=selfplay.seats,
         policies={"random": selfplay.uniform, "greedy": selfplay.purposeful},
@@ -78,6 +56,7 @@ GAME = GameSpec(
     bench="tabletap.games.key_to_the_kingdom.bench",
     soak=(SoakCase("key-to-the-kingdom", ("knight", "wizard", "ranger"),
                    {"options": {"dice": "digital"}}),),
-    content=Content(_check, "a Key to the Kingdom content pack"),
+    content=Content(later("tabletap.games.key_to_the_kingdom.content:check"),
+                    "a Key to the Kingdom content pack"),
     scenarios="tabletap.games.key_to_the_kingdom.scenarios",
 )

@@ -18,42 +18,14 @@ from tabletap.controller.games.spec import (
     Seating,
     SelfPlay,
     SoakCase,
+    later,
+    value_of,
 )
 from tabletap.games.kingdomino import pieces, selfplay, takeback
 
 
-def _engine() -> Any:
-    from tabletap.games.kingdomino.rules import ENGINE
-
-    return ENGINE
-
-
-def _table() -> Any:
-    from tabletap.games.kingdomino.table import KingdominoTable
-
-    return KingdominoTable()
-
-
-def _extras(engine: Any, state: Any) -> dict[str, Any]:
-    from tabletap.games.kingdomino.page import extras
-
-    return extras(engine, state)
-
-
 def _most(options: Mapping[str, Any]) -> int:
     return 2 if options.get("mighty_duel") else 4  # Mighty Duel: "a game for 2 players"
-
-
-def _score_arguments(parser: Any) -> None:
-    from tabletap.games.kingdomino.scorefile import add_arguments
-
-    add_arguments(parser)
-
-
-def _score(args: Any) -> int:
-    from tabletap.games.kingdomino.scorefile import score
-
-    return score(args)
 
 
 GAME = GameSpec(
@@ -72,12 +44,13 @@ GAME = GameSpec(
                "kingdoms.", (False, True)),
     ),
     seating=Seating("each player taps one of their kings", pieces.seat_of),
-    engine=_engine,
-    table=_table,
+    engine=value_of("tabletap.games.kingdomino.rules:ENGINE"),
+    table=later("tabletap.games.kingdomino.table:KingdominoTable"),
     pieces=pieces.pieces,
     put_back=takeback.put_back,
     piece_words=pieces.words,
-    page=Page("view.js", style="view.css", extras=_extras, hint="ana, ben"),
+    page=Page("view.js", style="view.css",
+              extras=later("tabletap.games.kingdomino.page:extras"), hint="ana, ben"),
     selfplay=SelfPlay(
         seats=lambda n: [f"seat{i + 1}" for i in range(n)],
         policies={"random": selfplay.uniform, "greedy": selfplay.greedy},
@@ -88,7 +61,8 @@ GAME = GameSpec(
     docs="docs/games/kingdomino.md",
     bench="tabletap.games.kingdomino.bench",
     soak=(SoakCase("kingdomino", ("ana", "ben")),),
-    score_file=ScoreFile(_score_arguments, _score, "a finished kingdom written as a kingdom "
-                         "file"),
+    score_file=ScoreFile(later("tabletap.games.kingdomino.scorefile:add_arguments"),
+                         later("tabletap.games.kingdomino.scorefile:score"),
+                         "a finished kingdom written as a kingdom file"),
     scenarios="tabletap.games.kingdomino.scenarios",
 )

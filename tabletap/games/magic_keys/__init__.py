@@ -6,8 +6,6 @@ rulebook is silent. Importing this module loads no engine: the spec's factories 
 
 from __future__ import annotations
 
-from typing import Any
-
 from tabletap.controller.games.spec import (
     Demo,
     GameSpec,
@@ -17,25 +15,10 @@ from tabletap.controller.games.spec import (
     Seating,
     SelfPlay,
     SoakCase,
+    later,
+    value_of,
 )
 from tabletap.games.magic_keys import pieces, selfplay, takeback
-
-
-def _engine() -> Any:
-    from tabletap.games.magic_keys.rules import ENGINE
-
-    return ENGINE
-
-
-def _table() -> Any:
-    from tabletap.games.magic_keys.table import MagicKeysTable
-
-    return MagicKeysTable()
-
-
-def _track(engine: Any, state: Any) -> dict[str, Any]:
-    return {"track": list(engine.track.spaces)}
-
 
 FAKES = ["purple/4", "purple/5", "blue/1", "blue/2", "green/3", "green/5", "yellow/1",
          "yellow/2"]
@@ -51,12 +34,13 @@ GAME = GameSpec(
                     "them.", ("physical", "digital"), ("real dice", "the table rolls")),),
     seating=Seating("press the roll button once for each player, or tap your player token",
                     pieces.seat_of, by_button=True),
-    engine=_engine,
-    table=_table,
+    engine=value_of("tabletap.games.magic_keys.rules:ENGINE"),
+    table=later("tabletap.games.magic_keys.table:MagicKeysTable"),
     pieces=pieces.pieces,
     put_back=takeback.put_back,
     piece_words=pieces.words,
-    page=Page("view.js", style="view.css", extras=_track, hint="ana, ben"),
+    page=Page("view.js", style="view.css",
+              extras=later("tabletap.games.magic_keys.page:extras"), hint="ana, ben"),
     selfplay=SelfPlay(
         seats=lambda n: [f"seat{i + 1}" for i in range(n)],
         policies={"random": selfplay.uniform, "greedy": selfplay.greedy},

@@ -6,8 +6,6 @@ are written in docs/games/oversiege.md. Importing this module loads no engine.
 
 from __future__ import annotations
 
-from typing import Any
-
 from tabletap.controller.games.spec import (
     GameSpec,
     Option,
@@ -16,22 +14,12 @@ from tabletap.controller.games.spec import (
     Seating,
     SelfPlay,
     SoakCase,
+    later,
+    value_of,
 )
 from tabletap.games.oversiege import pieces, selfplay, takeback
 
 MAX_PLAYERS = 10  # GROUP PLAY: "games with up to ten players" (rules/setup.py checks it too)
-
-
-def _engine() -> Any:
-    from tabletap.games.oversiege.rules import ENGINE
-
-    return ENGINE
-
-
-def _table() -> Any:
-    from tabletap.games.oversiege.table import OversiegeTable
-
-    return OversiegeTable()
 
 
 GAME = GameSpec(
@@ -46,8 +34,8 @@ GAME = GameSpec(
                (False, True)),
     ),
     seating=Seating("each player taps a card of their deck", pieces.seat_of),
-    engine=_engine,
-    table=_table,
+    engine=value_of("tabletap.games.oversiege.rules:ENGINE"),
+    table=later("tabletap.games.oversiege.table:OversiegeTable"),
     pieces=pieces.pieces,
     put_back=takeback.put_back,
     piece_words=pieces.words,
