@@ -14,7 +14,6 @@ of the new homes, never a second copy (a monkeypatch on either name patches the 
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
@@ -58,7 +57,10 @@ def target(fullname: str) -> str | None:
     return None
 
 
-class _Alias(importlib.abc.Loader):
+class _Alias:
+    """A loader (by the protocol importlib.abc.Loader describes, which costs an import of
+    importlib.resources to subclass) handing out a module already imported."""
+
     def __init__(self, module: ModuleType) -> None:
         self.module = module
         self.spec = module.__spec__
@@ -70,7 +72,9 @@ class _Alias(importlib.abc.Loader):
         module.__spec__ = self.spec  # the import system set the alias's spec: put back its own
 
 
-class _Finder(importlib.abc.MetaPathFinder):
+class _Finder:
+    """A meta path finder (by protocol) for the old paths."""
+
     def find_spec(self, fullname: str, path: Any = None,
                   target_module: Any = None) -> importlib.machinery.ModuleSpec | None:
         if fullname not in MOVED and not fullname.startswith((*OLD_HOMES, PAGE_EXTRAS)):
@@ -88,9 +92,9 @@ PAGE_EXTRAS = "tabletap.controller.web_"
 
 
 def _page_of(prefix: str) -> str | None:
-    from importlib.metadata import entry_points
+    from tabletap.controller import entrypoints
 
-    for ep in entry_points(group="tabletap.games"):
+    for ep in entrypoints.select("tabletap.games"):
         try:
             spec = ep.load()
         except Exception:  # noqa: BLE001 - a broken add-on is the registry's to report

@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "tabletap"
 CONTROLLER_FLOORS = [
-    {"loading", "ports", "clock", "patterns", "legacy", "__init__"},
+    {"loading", "ports", "clock", "patterns", "legacy", "entrypoints", "__init__"},
     {"rules"},
     {"games"},
     {"state", "spoken", "selfplay"},

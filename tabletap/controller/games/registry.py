@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import logging
 from functools import cache
-from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
 
+from tabletap.controller import entrypoints
 from tabletap.controller.games.spec import GameSpec  # noqa: F401 - re-exported for type hints
 from tabletap.controller.rules.base import Rejection
 
@@ -31,7 +31,7 @@ log = logging.getLogger("tabletap.registry")
 def _specs() -> dict[str, GameSpec]:
     found: dict[str, GameSpec] = {}
     prefixes: dict[str, str] = {}
-    for ep in sorted(entry_points(group=GROUP), key=lambda ep: ep.name):
+    for ep in sorted(entrypoints.select(GROUP), key=lambda ep: ep.name):
         where = f"the game {ep.name!r} ({ep.value})"
         try:
             spec = ep.load()

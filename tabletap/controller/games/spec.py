@@ -13,21 +13,22 @@ packs, say); a game that leaves a slot it needs empty fails tests/core/test_game
 
 from __future__ import annotations
 
-import argparse
 import importlib
-import random
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import argparse
+    import random
+
     from tabletap.controller.games.base import GameTable
     from tabletap.controller.rules.base import Engine
 
 JSON = dict[str, Any]
 # A self-play policy: (engine, state, legal actions, rng) -> one of them.
-Chooser = Callable[[Any, Any, list[Any], random.Random], Any]
+Chooser = Callable[[Any, Any, list[Any], "random.Random"], Any]
 NAME = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 
 

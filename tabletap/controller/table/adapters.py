@@ -7,10 +7,10 @@ whichever installed distribution registered that name under `tabletap.backends` 
 
 from __future__ import annotations
 
-from functools import cache
-from importlib.metadata import EntryPoints, entry_points
+from importlib.metadata import EntryPoints
 from typing import Any
 
+from tabletap.controller import entrypoints
 from tabletap.controller.ports import Outputs, TagReader
 from tabletap.controller.settings.config import Config
 
@@ -22,11 +22,9 @@ class AdapterError(RuntimeError):
     pass
 
 
-@cache
 def _installed() -> EntryPoints:
-    """Every installed entry point, read once: each lookup by group would read every
-    distribution's metadata again (a start looks up several adapters)."""
-    return entry_points()
+    """Every installed entry point, read once per process (controller.entrypoints)."""
+    return entrypoints.installed()
 
 
 def find(group: str, name: str) -> EntryPoints:
@@ -59,4 +57,4 @@ def build_outputs(config: Config, context: dict[str, Any]) -> Outputs:
 
 
 def available(group: str) -> list[str]:
-    return sorted(ep.name for ep in entry_points(group=group))
+    return sorted(ep.name for ep in entrypoints.select(group))
