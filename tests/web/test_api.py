@@ -44,6 +44,25 @@ def test_only_the_pages_own_routes_are_served(table):
     assert httpx.delete(table.url + "/api/do").status_code == 405
 
 
+def test_the_games_and_their_views_come_from_the_installed_games(table):
+    """Games are plugins: the page's game list is every installed game's spec, and each view
+    is served from its game's package; nothing else is served under /views."""
+    from tabletap.controller.games import registry
+
+    games = httpx.get(table.url + "/api/games").json()["games"]
+    assert [g["name"] for g in games] == registry.game_names()
+    for g in games:
+        spec = registry.game(g["name"])
+        assert g["title"] == spec.title and g["players"]["most"] == spec.players.most
+        assert [o["name"] for o in g["options"]] == [o.name for o in spec.options]
+        view = httpx.get(f"{table.url}/views/{g['name']}.js")
+        assert view.status_code == 200 and "TT.views" in view.text
+        assert view.headers["content-type"].startswith("text/javascript")
+    for path in ("/views/nothing.js", "/views/kingdomino.py", "/views/..%2fapp.js",
+                 "/views/kingdomino.html"):
+        assert httpx.get(table.url + path).status_code == 404, path
+
+
 def test_anyone_may_watch_the_state_and_the_stream(table):
     state = httpx.get(table.url + "/api/state").json()
     assert state["ok"] and state["snapshot"]["game"] == "kingdomino"
