@@ -49,7 +49,7 @@ def open_table(
     new: bool = False,
 ) -> Daemon:
     """Resume the unfinished game in the journal, or start `spec` (a new game); with neither,
-    the table waits for a game card (tablesetup).
+    the table waits for a game card (table/setup.py).
 
     The state folder is locked first (one daemon per folder) and stays locked until the
     daemon is closed."""

@@ -4,8 +4,8 @@ Order matters for "a power cut never loses a game": an accepted action is append
 and fsynced *before* the chest or the lights act on it. A rejection changes nothing but the lights.
 
 The session also runs what a family does without a shell: the set-up by game card, the undo and
-abandon gestures (tablesetup; `tabletap undo` too), and the voice: every sentence of the
-play-by-play is also said (speech, voice). With no game under way, `state` is
+abandon gestures (setup.py; `tabletap undo` too), and the voice: every sentence of the
+play-by-play is also said (spoken/words.py, spoken/speaker.py). With no game under way, `state` is
 None and the table waits for a game card.
 """
 

@@ -90,7 +90,7 @@ class ScenarioRun:
                        ", or `tabletap sim run --replace-live-game` to archive it"))
         self.context = make_context()
         self.world: SimWorld = self.context["world"]
-        # `players: []`: no game under way, the table waits for a game card (tablesetup)
+        # `players: []`: no game under way, the table waits for a game card (table/setup.py)
         spec = GameSpec(scenario.game, scenario.players, scenario.seed, scenario.options,
                         scenario.setup) if scenario.players else None
         self._said_mark = 0
