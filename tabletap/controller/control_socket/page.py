@@ -133,8 +133,8 @@ class WebSide:
         last = session.last
         playing = engine is not None and state is not None  # none after abandon, before a card
         view = json.loads(json.dumps(engine.public_view(state, False))) if playing else {}
-        extras = EXTRAS.get(game or "")
         spec = registry.find(game or "")
+        extras = spec.page.extras if spec is not None else None
         now = self.daemon.clock.now()
         r = self.desk.request
         enrolment = self.enrol.progress()

@@ -10,7 +10,7 @@ table speaks is one a child understands. It knows no game's rules, only how ids 
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import lru_cache
 
 from tabletap.controller.games import registry
 
@@ -33,7 +33,7 @@ def piece_words(piece: str) -> str:
     return _piece_words(piece)
 
 
-@cache
+@lru_cache(maxsize=4096)  # the ids of a box or two; bounded, as the sentences are anyone's
 def _piece_words(piece: str) -> str:
     if piece.startswith("game/"):
         return f"the {game_name(piece[5:])} card"

@@ -100,7 +100,7 @@ class TableSession:
         decision = self.setup.route(self._table_view(), event, now)
         routed = self._carry_out(decision, now) if decision is not None else None
         if routed is not None:
-            return self._answered(routed)
+            return routed  # already answered (kept as `last`, published) where it was made
         assert self.engine is not None and self.table is not None
         try:
             if self.engine.is_over(self.state):
