@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tabletap.controller.control_socket.requests import HANDLERS, dispatch, register
+from tabletap.controller.control_socket.requests import HANDLERS, TAKES, dispatch, register
+from tabletap.controller.control_socket.takes import Takes
 from tabletap.controller.settings.config import Config, parse_config
 from tabletap.controller.state.journal import Journal, JournalError, sealed
 from tabletap.controller.table.runtime import open_table
@@ -131,11 +132,14 @@ def test_the_request_table_answers_hello_and_takes_new_kinds(tmp_path: Path):
         "ok": True, "game": None, "players": [], "state": {},
         "setup": {"game": None, "seats": []}}
     assert not dispatch(daemon, {"fly": True})["ok"]
-    register("ping-test", lambda d, r: {"ok": True, "pong": r["ping-test"]})
+    register("ping-test", lambda d, r: {"ok": True, "pong": r["ping-test"]},
+             Takes("a number", lambda v: isinstance(v, int)))
     try:
         assert dispatch(daemon, {"ping-test": 3}) == {"ok": True, "pong": 3}
+        assert "takes a number" in dispatch(daemon, {"ping-test": "3"})["error"]
     finally:
         HANDLERS.pop("ping-test")
+        TAKES.pop("ping-test")
     refused = dispatch(daemon, {"do": {"action": "end-turn"}})
     assert not refused["ok"] and "No game is under way" in refused["error"]
 

@@ -55,7 +55,7 @@ class _Server:
         self.daemon, _ = magic_keys_table(Path(tempfile.mkdtemp(prefix="tabletap-fuzz-")))
         web_requests.attach(self.daemon)  # the page's kinds too, as `tabletap run` registers
         for kind, handler in web_requests.HANDLERS.items():
-            register(kind, handler)
+            register(kind, handler, web_requests.TAKES[kind])
         folder = Path(tempfile.mkdtemp(prefix="tabletap-fuzz-sock-"))
         self.server = ControlServer(folder / "c.sock", lambda req: dispatch(self.daemon, req),
                                     recall=self.daemon.session.journal.recall)

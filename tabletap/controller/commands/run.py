@@ -149,7 +149,7 @@ def _attach_page(daemon: Daemon, context: dict[str, Any]) -> None:
 
     web_requests.attach(daemon, context)
     for kind, handler in web_requests.HANDLERS.items():
-        register_request(kind, handler)
+        register_request(kind, handler, web_requests.TAKES[kind])
 
 
 def _read_stdin(lines: queue.Queue[str | None]) -> None:

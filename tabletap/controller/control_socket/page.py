@@ -23,6 +23,14 @@ from tabletap.controller.control_socket.pairing import (
     PairingError,
     PairingStore,
 )
+from tabletap.controller.control_socket.takes import (
+    COUNTER,
+    MAPPING,
+    TEXT,
+    TRUE,
+    TRUE_OR_MAPPING,
+    Takes,
+)
 from tabletap.controller.games import registry
 from tabletap.controller.rules.base import JSON, Rejection
 from tabletap.controller.spoken.words import piece_words
@@ -306,6 +314,15 @@ HANDLERS: dict[str, Handler] = {
     "snapshot": snapshot,
     "enrol": enrol,
     "doctor": doctor,
+}
+# The exact value each kind takes (control_socket.takes): the dispatch refuses any other.
+TAKES: dict[str, Takes] = {
+    "pair": MAPPING,
+    "pairings": TRUE_OR_MAPPING,
+    "revoke": TEXT,
+    "snapshot": TRUE.with_qualifiers(since=COUNTER),
+    "enrol": MAPPING,
+    "doctor": TRUE,
 }
 
 

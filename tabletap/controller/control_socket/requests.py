@@ -2,17 +2,23 @@
 
 A request is one JSON object; its kind is the key that names a handler (`{"undo": true}`).
 Handlers run on the daemon's own thread, between polls, so they may use the session directly.
-Another module adds its kinds with `register("pair", handler)`; `dispatch` is what the
+Another module adds its kinds with `register("pair", handler, MAPPING)`; `dispatch` is what the
 ControlServer calls. Every answer is `{"ok": true, ...}` or `{"ok": false, "error": sentence}`.
+
+Every kind declares the exact value it takes (`Takes`) and the qualifiers it allows beside it,
+and `dispatch` refuses anything else before a handler runs: `{"abandon": false}` must not
+abandon a game, nor `{"doctor": 5}` drive the chest, only because the handler looked at the key
+and never at its value.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
+from tabletap.controller.control_socket.takes import COMMON, FLAG, MAPPING, TRUE, Takes
 from tabletap.controller.games.base import ManualAction
 from tabletap.controller.spoken.words import game_name
 from tabletap.controller.table.daemon import Daemon
@@ -22,19 +28,44 @@ PROTOCOL = 1
 Reply = dict[str, Any]
 Handler = Callable[[Daemon, dict[str, Any]], Reply]
 HANDLERS: dict[str, Handler] = {}
-NOT_KINDS = {"id", "reveal"}  # keys that qualify a request rather than name it
-
-
-def register(kind: str, handler: Handler) -> None:
+TAKES: dict[str, Takes] = {}
+def register(kind: str, handler: Handler, takes: Takes) -> None:
     HANDLERS[kind] = handler
+    TAKES[kind] = takes
 
 
-def dispatch(daemon: Daemon, request: dict[str, Any]) -> Reply:
+def problem(request: Mapping[str, Any]) -> str | None:
+    """Why `request` is not exactly one registered kind with the value it takes, or None."""
     kinds = [k for k in request if k in HANDLERS]
     if len(kinds) != 1:
         wanted = ", ".join(sorted(HANDLERS))
-        return {"ok": False, "error": f"unknown request: send exactly one of {wanted}"}
-    return HANDLERS[kinds[0]](daemon, request)
+        return f"unknown request: send exactly one of {wanted}"
+    kind = kinds[0]
+    takes = TAKES[kind]
+    if not takes.check(request[kind]):
+        return f"bad request: `{kind}` takes {takes.shown}, not {_shown(request[kind])}"
+    allowed = {**COMMON, **takes.qualifiers}
+    for key, value in request.items():
+        if key == kind:
+            continue
+        if key not in allowed:
+            extra = ", ".join(f"`{k}`" for k in sorted(allowed))
+            return f"bad request: `{kind}` takes no `{key:.40}` (it may carry {extra})"
+        if not allowed[key].check(value):
+            return f"bad request: `{key}` takes {allowed[key].shown}, not {_shown(value)}"
+    return None
+
+
+def _shown(value: Any) -> str:
+    return json.dumps(value)[:60]
+
+
+def dispatch(daemon: Daemon, request: dict[str, Any]) -> Reply:
+    why = problem(request)
+    if why is not None:
+        return {"ok": False, "error": why}
+    kind = next(k for k in request if k in HANDLERS)
+    return HANDLERS[kind](daemon, request)
 
 
 def _result(result: Result) -> Reply:
@@ -102,6 +133,8 @@ def undo(daemon: Daemon, request: dict[str, Any]) -> Reply:
     return _result(daemon.session.undo(daemon.clock.now()))
 
 
-for _kind, _handler in {"hello": hello, "do": do, "state": state, "new": new,
-                        "abandon": abandon, "undo": undo}.items():
-    register(_kind, _handler)
+for _kind, _handler, _takes in (
+    ("hello", hello, TRUE), ("do", do, MAPPING), ("state", state, TRUE.with_qualifiers(
+        reveal=FLAG)), ("new", new, MAPPING), ("abandon", abandon, TRUE), ("undo", undo, TRUE),
+):
+    register(_kind, _handler, _takes)
