@@ -66,7 +66,7 @@ def test_a_typo_in_the_config_is_named_with_exit_2(tmp_path, capsys):
     assert pytest.raises(SystemExit, main, ["doctor", "--sim", "--config", str(box)]).value.code \
         == 2
     err = capsys.readouterr().err
-    assert f"{box}:6: chest.servo.open_angel: unknown key" in err
+    assert f"{box}:6:5: chest.servo.open_angel: unknown key" in err
 
 
 def test_an_angle_past_the_limits_is_a_config_error(tmp_path, capsys):
@@ -75,7 +75,7 @@ def test_an_angle_past_the_limits_is_a_config_error(tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["doctor", "--sim", "--config", str(box)])
     assert exit_.value.code == 2
-    assert f"{box}:6: chest.servo.open_angle" in capsys.readouterr().err
+    assert f"{box}:6:5: chest.servo.open_angle" in capsys.readouterr().err
 
 
 def test_an_unplugged_reader_fails_the_doctor():

@@ -22,7 +22,7 @@ def test_a_typo_names_file_line_and_key(tmp_path: Path):
     path.write_text("backend: sim\nchest:\n  open_secnds: 4\n")
     with pytest.raises(SourceError) as err:
         load_config(path)
-    assert str(err.value) == f"{path}:3: chest.open_secnds: unknown key (a typo?)"
+    assert str(err.value) == f"{path}:3:3: chest.open_secnds: unknown key (a typo?)"
 
 
 def test_a_bad_value_names_its_line():
@@ -90,10 +90,10 @@ def test_a_damaged_uid_registry_stops_the_start_with_its_file_and_line(tmp_path:
     (tmp_path / "uids.yaml").write_text("uids:\n  04:aa: [unclosed\n")
     config = parse_config(f"state_dir: {tmp_path}\n", "t.yaml")
     ctx = make_context()
-    with pytest.raises(StartError, match=r"uids.yaml:\d+: not valid YAML"):
+    with pytest.raises(StartError, match=r"uids.yaml:\d+:\d+: not valid YAML"):
         open_table(config, ctx, ctx["clock"], GameSpec("magic-keys", ["a", "b"]), new=True)
     (tmp_path / "uids.yaml").write_text("uids:\n  04:aa:bb:cc: Not A Piece\n")
-    with pytest.raises(StartError, match=r"uids.yaml:2: uids.04:aa:bb:cc: 'Not A Piece' is not"):
+    with pytest.raises(StartError, match=r"uids.yaml:2:3: uids.04:aa:bb:cc: 'Not A Piece' is not"):
         open_table(config, ctx, ctx["clock"], GameSpec("magic-keys", ["a", "b"]), new=True)
 
 

@@ -45,7 +45,7 @@ def test_default_pack_is_whole():
 def test_unknown_space_in_a_path_is_located(tmp_path):
     folder = copy(tmp_path)
     edit(folder, "board.yaml", "[v3, m1, m2", "[v3, m1, mx")
-    with pytest.raises(PackError, match=r"board.yaml:\d+: paths.2.chain.2: no kingdom space "
+    with pytest.raises(PackError, match=r"board.yaml:\d+:\d+: paths.2.chain.2: no kingdom space "
                                         r"called 'mx'"):
         load_pack(str(folder))
     done = cli("content", "check", str(folder))
@@ -56,13 +56,13 @@ def test_typo_in_a_key_and_unknown_effect(tmp_path):
     folder = copy(tmp_path)
     edit(folder, "atlas.yaml", "    target: 4\n    success: [{flip: west}]",
          "    target: 4\n    success: [{teleport: west}]")
-    with pytest.raises(PackError, match=r"atlas.yaml:\d+: adventures.old-well.success.0."
+    with pytest.raises(PackError, match=r"atlas.yaml:\d+:\d+: adventures.old-well.success.0."
                                         r"teleport: unknown effect"):
         load_pack(str(folder))
     folder2 = copy(tmp_path / "b")
     edit(folder2, "pack.yaml", "  sword: {status: confirmed, value: 4}",
          "  sword: {status: confirmed, valeu: 4}")
-    with pytest.raises(PackError, match=r"pack.yaml:\d+: items.sword.value: required key"):
+    with pytest.raises(PackError, match=r"pack.yaml:\d+:\d+: items.sword.value: required key"):
         load_pack(str(folder2))
 
 
@@ -106,7 +106,7 @@ def test_land_that_cannot_flip_back(tmp_path):
 def test_not_utf8_and_missing_file(tmp_path):
     folder = copy(tmp_path)
     (folder / "events.yaml").write_bytes(b"cards: \xff\xfe")
-    with pytest.raises(PackError, match="events.yaml: not UTF-8"):
+    with pytest.raises(PackError, match="events.yaml:1:8: not UTF-8"):
         load_pack(str(folder))
     (folder / "events.yaml").unlink()
     with pytest.raises(PackError, match="events.yaml: cannot read"):
@@ -184,7 +184,7 @@ def test_start_on_a_folding_land_is_refused(tmp_path):
     folder = copy(tmp_path)
     edit(folder, "board.yaml", "start: v1", "start: m9")
     edit(folder, "board.yaml", "      m7: {refresh: 2}", "      m7: {refresh: 2}\n      m9: start")
-    with pytest.raises(PackError, match=r"board.yaml:\d+: start: the start must lie on a land "
+    with pytest.raises(PackError, match=r"board.yaml:\d+:\d+: start: the start must lie on a land "
                                         "that always shows"):
         load_pack(str(folder))
 

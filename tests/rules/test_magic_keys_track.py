@@ -71,7 +71,7 @@ def test_what_is_a_guess_says_so():
 def test_a_broken_file_is_named(text, says):
     with pytest.raises(TrackDataError) as info:
         parse_track(text, "my-track.yaml")
-    assert re.match(r"my-track\.yaml:\d+: ", str(info.value))  # file and line named
+    assert re.match(r"my-track\.yaml:\d+:\d+: ", str(info.value))  # file, line, column
     assert says in str(info.value)
 
 

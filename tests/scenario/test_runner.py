@@ -22,14 +22,14 @@ def test_a_scenario_that_breaks_a_rule_fails_naming_step_and_expectation(capsys)
 @pytest.mark.parametrize(
     ("name", "message"),
     [
-        ("typo-step.yaml", "typo-step.yaml:5: step 2: unknown step key 'presss'"),
-        ("bad-expectation.yaml", "bad-expectation.yaml:5: step 1: expect.chest: expected open or "
-                                 "closed"),
+        ("typo-step.yaml", "typo-step.yaml:5:5: step 2: unknown step key 'presss'"),
+        ("bad-expectation.yaml", "bad-expectation.yaml:5:14: step 1: expect.chest: expected open "
+                                 "or closed"),
         ("no-such-reader.yaml", "no-such-reader.yaml:4: step 1: this table has no reader called "
                                 "'pnd' (it has chest, pond)"),
         ("bad-setup.yaml", "bad-setup.yaml: setup:"),
-        ("bad-uid.yaml", "bad-uid.yaml:4: step 1: tap.uid: expected a UID in hex"),
-        ("endless-wait.yaml", "endless-wait.yaml:4: step 1: wait: expected a number of seconds"),
+        ("bad-uid.yaml", "bad-uid.yaml:4:11: step 1: tap.uid: expected a UID in hex"),
+        ("endless-wait.yaml", "endless-wait.yaml:4:5: step 1: wait: expected a number of seconds"),
     ],
 )
 def test_a_malformed_scenario_exits_2_naming_the_step(capsys, name: str, message: str):

@@ -3,6 +3,8 @@ refused with the file, the line and the key (tabletap's bounded YAML loader)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from tabletap_memory import DECKS
 from tabletap_memory.rules import (
@@ -76,10 +78,12 @@ def test_a_well_formed_deck_keeps_the_file_s_order_and_names() -> None:
      + "".join(f"  p{i}: {{name: p {i}}}\n" for i in range(61)), "more than the 60"),
 ])
 def test_a_malformed_deck_names_file_line_and_key(text: str, where: str) -> None:
-    """"A malformed deck gives a clear error naming file, line and key.\""""
+    """"A malformed deck gives a clear error naming file, line and key.\"" (and the column,
+    which the table's loader adds after the line: left out here, where the line is the point)."""
     with pytest.raises(DeckError) as err:
         parse_deck(text, "mine.yaml", "mine")
-    assert where in str(err.value)
+    assert re.search(r":\d+:\d+: ", str(err.value)) or "more than" in str(err.value)
+    assert where in re.sub(r"(yaml:\d+):\d+:", r"\1:", str(err.value))
 
 
 def test_a_broken_shipped_deck_refuses_the_game_saying_where(
@@ -96,5 +100,5 @@ def test_a_broken_shipped_deck_refuses_the_game_saying_where(
     with pytest.raises(Rejection) as err:
         MemoryEngine().new_game(["ana"], 0, {"deck": "small"}, {})
     assert err.value.code == "bad-deck"
-    assert err.value.message == ("The small deck cannot be used: decks/small.yaml:5: "
+    assert err.value.message == ("The small deck cannot be used: decks/small.yaml:5:3: "
                                  "pictures.sea-horse.name: required key is missing")

@@ -19,7 +19,19 @@ MAX_INT_DIGITS = 100  # no tabletap number is longer; Python refuses over 4,300 
 
 
 class LimitError(ValueError):
-    """Input over one of the limits, or not valid text; the message says which."""
+    """Input over one of the limits, or not valid text; the message says which, and `line` and
+    `column` (1-based, None when the whole input is at fault) say where, for the caller to put
+    in front of it beside the file's name (`file:line:column: message`)."""
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
+        super().__init__(message)
+        self.line, self.column = line, column
+
+
+def place(text: str, offset: int) -> tuple[int, int]:
+    """The 1-based line and column (in characters) of the character at `offset` in `text`."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    return text.count("\n", 0, offset) + 1, offset - line_start + 1
 
 
 def decode_utf8(data: bytes | str, max_bytes: int = MAX_BYTES) -> str:
@@ -32,17 +44,20 @@ def decode_utf8(data: bytes | str, max_bytes: int = MAX_BYTES) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
+        line_start = data.rfind(b"\n", 0, exc.start) + 1
         line = data.count(b"\n", 0, exc.start) + 1
-        raise LimitError(f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}, "
-                         f"line {line}); save the file as UTF-8") from None
+        column = len(data[line_start:exc.start].decode("utf-8", "replace")) + 1
+        raise LimitError(f"not UTF-8 text (the byte 0x{data[exc.start]:02x}); save the file as "
+                         "UTF-8", line, column) from None
 
 
 def check_text(text: str) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise LimitError(f"not valid text (a lone surrogate {text[exc.start]!r} at offset "
-                         f"{exc.start})") from None
+        line, column = place(text, exc.start)
+        raise LimitError(f"not valid text (a lone surrogate {text[exc.start]!r})", line, column
+                         ) from None
 
 
 def check_int_text(text: str) -> None:
@@ -83,14 +98,26 @@ def _constant(name: str) -> float:
     raise LimitError(f"{name} is not a number JSON allows")
 
 
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are each given once: `{"undo": true, "undo": false}` is refused,
+    not read as its last value."""
+    value: dict[str, Any] = {}
+    for key, item in pairs:
+        if key in value:
+            raise LimitError(f"the key {json.dumps(key)[:60]} is given twice in one object")
+        value[key] = item
+    return value
+
+
 def load_json(data: bytes | str, max_bytes: int = MAX_BYTES) -> Any:
     """Parse JSON within the limits; LimitError (a ValueError) with a sentence otherwise."""
     text = decode_utf8(data, max_bytes)
     try:
-        value = json.loads(text, parse_int=_int, parse_constant=_constant)
+        value = json.loads(text, parse_int=_int, parse_constant=_constant,
+                           object_pairs_hook=_unique)
     except RecursionError:
         raise LimitError(f"nested more than {MAX_DEPTH} levels deep") from None
     except json.JSONDecodeError as exc:
-        raise LimitError(f"not valid JSON ({exc})") from None
+        raise LimitError(f"not valid JSON ({exc})", exc.lineno, exc.colno) from None
     check_tree(value)
     return value

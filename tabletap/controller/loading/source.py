@@ -31,7 +31,7 @@ def read_text(path: str | Path, max_bytes: int = MAX_BYTES) -> str:
     except (OSError, ValueError) as exc:  # ValueError: an embedded NUL, an undecodable name
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         if isinstance(exc, LimitError):
-            raise SourceError(name, None, None, reason) from None
+            raise SourceError(name, exc.line, None, reason, exc.column) from None
         raise SourceError(name, None, None, f"cannot read it ({reason})") from None
 
 

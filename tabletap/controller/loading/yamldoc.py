@@ -1,9 +1,12 @@
 """Safe YAML parsing that remembers where every key came from.
 
-Config, scenario and game-data errors must name the file, line and key (a maker should not have
-to guess which typo broke the box), so the YAML is composed once with the safe loader and a map
-from key paths to line numbers is kept beside the plain data. Pure (text in, data out), so the
-rules engines use it for their data files too; reading files is controller.loading.source's job.
+Config, scenario and game-data errors must name the file, line, column and key (a maker should
+not have to guess which typo broke the box), so the YAML is composed once with the safe loader and
+a map from key paths to their line and column is kept beside the plain data. A key given twice in
+one mapping is refused with both lines named: YAML 1.2 requires unique keys, and PyYAML would
+silently keep the later one (`game: magic-keys` then `game: kingdomino` starts Kingdomino).
+Pure (text in, data out), so the rules engines use it for their data files too; reading files is
+controller.loading.source's job.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from tabletap.controller.loading.bounded import (
     check_int_text,
     check_text,
     check_tree,
+    place,
 )
 
 MAX_ALIASES = 100
@@ -30,11 +34,16 @@ M = TypeVar("M")
 
 
 class SourceError(ValueError):
-    """A problem in a YAML file, located: `file:line: key: message`."""
+    """A problem in a YAML file, located: `file:line:column: key: message` (the column, like
+    the line, left out only when the whole file is at fault)."""
 
-    def __init__(self, path: str, line: int | None, key: str | None, message: str) -> None:
+    def __init__(self, path: str, line: int | None, key: str | None, message: str,
+                 column: int | None = None) -> None:
         self.path, self.line, self.key, self.detail = path, line, key, message
+        self.column = column if line is not None else None
         where = path if line is None else f"{path}:{line}"
+        if self.column is not None:
+            where += f":{self.column}"
         super().__init__(f"{where}: {key}: {message}" if key else f"{where}: {message}")
 
 
@@ -43,30 +52,43 @@ class YamlDoc:
     path: str
     data: Any
     lines: dict[Loc, int] = field(default_factory=dict)
+    columns: dict[Loc, int] = field(default_factory=dict)
+
+    def _deepest(self, loc: Loc) -> Loc | None:
+        """The deepest key on `loc` that the file actually has."""
+        for cut in range(len(loc), -1, -1):
+            if loc[:cut] in self.lines:
+                return loc[:cut]
+        return None
 
     def line_of(self, loc: Loc) -> int | None:
         """The line of the deepest key on `loc` that the file actually has."""
-        for cut in range(len(loc), -1, -1):
-            if loc[:cut] in self.lines:
-                return self.lines[loc[:cut]]
-        return None
+        found = self._deepest(loc)
+        return None if found is None else self.lines[found]
+
+    def column_of(self, loc: Loc) -> int | None:
+        found = self._deepest(loc)
+        return None if found is None else self.columns.get(found)
 
     def error(self, loc: Loc, message: str) -> SourceError:
         key = ".".join(str(p) for p in loc) or None
-        return SourceError(self.path, self.line_of(loc), key, message)
+        return SourceError(self.path, self.line_of(loc), key, message, self.column_of(loc))
 
 
-def _walk(node: yaml.Node, loc: Loc, lines: dict[Loc, int]) -> None:
-    lines.setdefault(loc, node.start_mark.line + 1)
+def _walk(node: yaml.Node, loc: Loc, lines: dict[Loc, int], columns: dict[Loc, int]) -> None:
+    if loc not in lines:
+        lines[loc], columns[loc] = node.start_mark.line + 1, node.start_mark.column + 1
     if isinstance(node, yaml.MappingNode):
         for key_node, value_node in node.value:
             key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node)
-            lines[loc + (key,)] = key_node.start_mark.line + 1
-            _walk(value_node, loc + (key,), lines)
+            mark = key_node.start_mark
+            lines[loc + (key,)], columns[loc + (key,)] = mark.line + 1, mark.column + 1
+            _walk(value_node, loc + (key,), lines, columns)
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
-            lines[loc + (i,)] = item.start_mark.line + 1
-            _walk(item, loc + (i,), lines)
+            mark = item.start_mark
+            lines[loc + (i,)], columns[loc + (i,)] = mark.line + 1, mark.column + 1
+            _walk(item, loc + (i,), lines, columns)
 
 
 class _BoundedLoader(yaml.SafeLoader):
@@ -103,6 +125,27 @@ class _BoundedLoader(yaml.SafeLoader):
         finally:
             self._depth -= 1
 
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        """A mapping whose keys are each given once. Keys are compared as constructed, the way
+        the dict would (`yes` and `true` are one key); a merge (`<<: *base`) may still be
+        overridden by a key written beside it, as YAML's merge type says."""
+        if isinstance(node, yaml.MappingNode):
+            seen: dict[Any, yaml.Node] = {}
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    first = seen.setdefault(key, key_node)
+                except TypeError:  # an unhashable key: the constructor refuses it itself
+                    continue
+                if first is not key_node:
+                    raise _Limit(key_node, f"the key {_key_text(key_node)} is given twice, on line "
+                                 f"{first.start_mark.line + 1} and on line "
+                                 f"{key_node.start_mark.line + 1}; YAML allows each key once "
+                                 "in a mapping: keep the one you mean")
+        return super().construct_mapping(node, deep)  # type: ignore[no-any-return]
+
     def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
         try:
             check_int_text(str(node.value))
@@ -112,6 +155,12 @@ class _BoundedLoader(yaml.SafeLoader):
 
 
 _BoundedLoader.add_constructor("tag:yaml.org,2002:int", _BoundedLoader.construct_yaml_int)
+
+
+def _key_text(node: yaml.Node) -> str:
+    """A key as the file writes it (`yes`, not the True it stands for)."""
+    text = node.value if isinstance(node, yaml.ScalarNode) else node.tag
+    return f"`{text:.60}`"
 
 
 class _Limit(yaml.MarkedYAMLError):
@@ -151,7 +200,7 @@ def load_text(text: str, path: str = "<string>") -> YamlDoc:
             raise LimitError(f"{len(text)} characters is over the limit of {MAX_BYTES}")
         check_text(text)
     except LimitError as exc:
-        raise SourceError(path, None, None, str(exc)) from None
+        raise SourceError(path, exc.line, None, str(exc), exc.column) from None
     loader: _BoundedLoader | None = None
     try:
         loader = _BoundedLoader(text)  # checks the characters: ReaderError for a control one
@@ -164,8 +213,14 @@ def load_text(text: str, path: str = "<string>") -> YamlDoc:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         raise SourceError(
-            path, mark.line + 1 if mark else None, None, f"not valid YAML: {exc.problem}"
+            path, mark.line + 1 if mark else None, None, f"not valid YAML: {exc.problem}",
+            mark.column + 1 if mark else None,
         ) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow (a NUL, say)
+        line, column = place(text, exc.position)
+        raise SourceError(path, line, None, f"not accepted: the character "
+                          f"U+{exc.character:04X} is not allowed in YAML text (is it a binary "
+                          "file, or saved with the wrong encoding?)", column) from None
     except yaml.YAMLError as exc:
         raise SourceError(path, None, None, f"not valid YAML: {exc}") from None
     except (LimitError, RecursionError) as exc:
@@ -177,9 +232,10 @@ def load_text(text: str, path: str = "<string>") -> YamlDoc:
         if loader is not None:
             loader.dispose()
     lines: dict[Loc, int] = {}
+    columns: dict[Loc, int] = {}
     if node is not None:
-        _walk(node, (), lines)
-    return YamlDoc(path, data, lines)
+        _walk(node, (), lines, columns)
+    return YamlDoc(path, data, lines, columns)
 
 
 def load_value(text: str, source: str = "<value>") -> Any:

@@ -192,7 +192,7 @@ def parse(doc: YamlDoc) -> Scenario:
         except SourceError as err:  # say "step 3: expect.chest", as people count steps
             inner = (err.key or "").removeprefix(f"steps.{i}").lstrip(".")
             key = f"step {i + 1}: {inner}" if inner else f"step {i + 1}"
-            raise SourceError(err.path, err.line, key, err.detail) from None
+            raise SourceError(err.path, err.line, key, err.detail, err.column) from None
         steps.append(Step(i + 1, doc.line_of(loc), action, value, expect))
     return Scenario(doc.path, data["game"], list(players), seed, dict(data.get("options") or {}),
                     dict(data.get("setup") or {}), dict(data.get("config") or {}), steps,
@@ -201,7 +201,7 @@ def parse(doc: YamlDoc) -> Scenario:
 
 def _step_error(doc: YamlDoc, loc: tuple[Any, ...], index: int, message: str) -> SourceError:
     err = doc.error(loc, message)
-    return SourceError(err.path, err.line, f"step {index + 1}", message)
+    return SourceError(err.path, err.line, f"step {index + 1}", message, err.column)
 
 
 def load(path: str) -> Scenario:

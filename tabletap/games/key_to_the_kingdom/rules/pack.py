@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tabletap.controller.loading.bounded import LimitError, decode_utf8
 from tabletap.controller.loading.yamldoc import SourceError, YamlDoc, load_text, validate
 
 Status = Literal["confirmed", "likely", "guess"]
@@ -349,9 +350,9 @@ def _read(folder: Traversable, name: str, label: str) -> YamlDoc:
         raise PackError(f"{path}: {len(raw)} bytes is too big for a pack file "
                         f"(at most {MAX_FILE_BYTES})")
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise PackError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+        text = decode_utf8(raw, MAX_FILE_BYTES)
+    except LimitError as exc:  # names the line and column of the first bad byte
+        raise PackError(f"{path}:{exc.line}:{exc.column}: {exc}") from None
     try:
         return load_text(text, path)
     except SourceError as exc:
