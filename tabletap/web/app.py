@@ -24,9 +24,10 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from tabletap.controller.control_socket.pairing import clean_label
 from tabletap.controller.games import registry
 from tabletap.web.feed import Feed
-from tabletap.web.guard import COOKIE, COOKIE_MAX_AGE, Guard, token_hash
+from tabletap.web.guard import COOKIE, COOKIE_MAX_AGE, Guard, client_address, token_hash
 from tabletap.web.link import DaemonLink, LinkError
 
 STATIC = Path(__file__).parent / "static"
@@ -212,6 +213,9 @@ class Page:
         return EventSourceResponse(events(), ping=15)
 
     async def pair(self, request: Request) -> Response:
+        """Ask for a pairing window (controller.control_socket.pairing): the daemon answers
+        with the request and, once its window is open, the code this page shows. The
+        client's address goes along, since the daemon queues and cools down by address."""
         if not self.guard.may_try_pairing(request):
             return _error(429, "Too many pairing attempts from this phone; wait a minute.")
         token = self.guard.session_token(request)
@@ -220,17 +224,29 @@ class Page:
         label = "a phone" if "Mobile" in agent else "a browser"
         with contextlib.suppress(ValueError):
             given = await self.body(request)
-            if isinstance(given, dict) and isinstance(given.get("label"), str):
-                label = given["label"].strip()[:60] or label
-        reply = await self.link.ask({"pair": {"token_sha256": token_hash(token), "label": label}})
+            if isinstance(given, dict):
+                label = clean_label(given.get("label"), label)
+        reply = await self.link.ask({"pair": {"token_sha256": token_hash(token), "label": label,
+                                              "address": client_address(request)}})
         if not reply.get("ok"):
+            retry = reply.get("retry_after")
+            if isinstance(retry, (int, float)):
+                return JSONResponse({"ok": False, "error": str(reply.get("error")),
+                                     "retry_after": retry}, status_code=429,
+                                    headers={"retry-after": str(int(retry) + 1)})
             return _error(409, str(reply.get("error")))
         await self.feed.poll_once()
         return JSONResponse(reply)
 
     async def pair_status(self, request: Request) -> Response:
+        """How this browser's request stands; the daemon tells the code only to the session
+        that asked (its token's hash goes along), never to another phone."""
+        token = self.guard.session_token(request)
+        ask: dict[str, Any] = {"status": request.path_params["rid"]}
+        if token is not None:
+            ask["token_sha256"] = token_hash(token)
         try:
-            reply = await self.link.ask({"pair": {"status": request.path_params["rid"]}})
+            reply = await self.link.ask({"pair": ask})
         except LinkError as exc:
             return _error(503, str(exc))
         return JSONResponse(reply)

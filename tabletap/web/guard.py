@@ -29,6 +29,13 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def client_address(request: Request) -> str:
+    """The address a request came from, as the TCP connection says (never a header a client
+    could write, such as X-Forwarded-For): the key of the rate limit, and of the daemon's
+    pairing queue and cooldown."""
+    return request.client.host if request.client else "unknown"
+
+
 class Guard:
     def __init__(self, pair_rate: str = PAIR_RATE) -> None:
         self.key = secrets.token_bytes(32)
@@ -61,5 +68,4 @@ class Guard:
         return None
 
     def may_try_pairing(self, request: Request) -> bool:
-        who = request.client.host if request.client else "unknown"
-        return self.limiter.hit(self.pair_rate, "pair", who)
+        return self.limiter.hit(self.pair_rate, "pair", client_address(request))

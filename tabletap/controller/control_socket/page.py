@@ -13,6 +13,7 @@ dispatch to register.
 from __future__ import annotations
 
 import json
+import logging
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
@@ -35,8 +36,10 @@ from tabletap.controller.games import registry
 from tabletap.controller.rules.base import JSON, Rejection
 from tabletap.controller.spoken.words import piece_words
 from tabletap.controller.table.enrolment import EnrolDesk, EnrolmentError
-from tabletap.controller.table.notices import Changed, Notice, Refused, Said
+from tabletap.controller.table.notices import Changed, Lights, Notice, Refused, Said
 from tabletap.controller.table.protocols import TableDaemon
+
+log = logging.getLogger("tabletap.page")
 
 PROTOCOL = 1
 FEED_LINES = 60
@@ -64,9 +67,11 @@ class WebSide:
         self.counter = 0
         self._session: Any = None
         self._desk_version = -1
+        self._lit: tuple[str | None, int | None] | None = None  # the code's step on the lights
+        self._lighting = False
         config = daemon.session.config
         self.desk = PairingDesk(PairingStore.load(config.state_dir), self._show, self._say,
-                                config.web.pairing_seconds)
+                                config.web.pairing_seconds, say=self._say_aloud)
         self.enrol = EnrolDesk(daemon.readers, daemon.identifier.registry, self._say)
         self._listen()
 
@@ -93,9 +98,42 @@ class WebSide:
             self.counter += 1
         elif isinstance(notice, Changed):
             self.counter += 1
+        elif isinstance(notice, Lights) and not self._lighting and notice.pattern == "pairing":
+            self._lit = None  # the session went back to the plain pulse: show the code again
+
 
     def _say(self, text: str) -> None:
         self.daemon.session.line(text)
+
+    def _say_aloud(self, text: str) -> None:
+        """The voice only: the desk's sentences that carry the code stay out of the
+        play-by-play, which every watching phone sees."""
+        self.daemon.session.speaker.say(text)
+
+    def _light_code(self, now: float) -> None:
+        """While a window is open, the `pairing` pattern steps through the code
+        (PairingDesk.light): each digit as that many pixels or flashes in its colour. Drawn
+        here, as the session draws its own (the notice, then the adapter), because the
+        session's `show` takes no colour or count."""
+        step = self.desk.light(now)
+        if step is None or step == self._lit:
+            self._lit = step
+            return
+        self._lit = step
+        colour, count = step
+        session = self.daemon.session
+        self._lighting = True
+        try:
+            session.notices.publish(Lights("pairing", colour, count))
+        finally:
+            self._lighting = False
+        try:
+            if count is None:
+                session.outputs.lights.show("pairing", colour)
+            else:
+                session.outputs.lights.show("pairing", colour, count=count)
+        except Exception:  # noqa: BLE001 - the lights never stop the table
+            log.exception("the lights did not answer (pairing code)")
 
     def _show(self, pattern: str, hold: bool) -> None:
         """The desk's lights: its pattern, and while a phone waits, the resting picture too."""
@@ -123,6 +161,7 @@ class WebSide:
     def tick(self, now: float) -> None:
         self.desk.tick(now)
         self.daemon.session.resting = "pairing" if self.desk.waiting else None
+        self._light_code(now)
 
     # -- snapshots ---------------------------------------------------------------------------
 
@@ -170,10 +209,13 @@ class WebSide:
             # the next piece to enrol in the game's own words (the page knows no game's ids)
             "enrolment_words": piece_words(enrolment["next"])
             if enrolment and enrolment.get("next") else None,
+            # Never the code: a parent must read it on their own request's card, not here,
+            # where a stranger's window would show it to every phone.
             "pairing": {
                 "waiting": self.desk.waiting,
                 "seconds_left": round(max(0.0, r.expires - now), 1)
-                if r is not None and self.desk.waiting else 0,
+                if r is not None and r.expires is not None and self.desk.waiting else 0,
+                "queued": len(self.desk.queue),
             },
         }
 
@@ -226,20 +268,26 @@ def _error(text: str) -> dict[str, Any]:
 
 
 def pair(daemon: TableDaemon, request: dict[str, Any]) -> dict[str, Any]:
-    """`{"pair": {"token_sha256": H, "label": L}}` starts a window;
-    `{"pair": {"status": ID}}` tells whether the parent card confirmed it."""
+    """`{"pair": {"token_sha256": H, "label": L, "address": A}}` opens a window (or queues
+    behind the open one); `{"pair": {"status": ID, "token_sha256": H}}` tells how it stands,
+    with the code only for the browser whose hash it is (controller.control_socket.pairing)."""
     body = request["pair"]
     if not isinstance(body, dict):
-        return _error("bad request: `pair` takes {\"token_sha256\": ..., \"label\": ...} or "
-                      "{\"status\": ID}")
+        return _error("bad request: `pair` takes {\"token_sha256\": ..., \"label\": ..., "
+                      "\"address\": ...} or {\"status\": ID, \"token_sha256\": ...}")
     side, now = _side(daemon), daemon.clock.now()
     if "status" in body:
-        return {"ok": True, **side.desk.status(body["status"], now)}
+        return {"ok": True, **side.desk.status(body["status"], now, body.get("token_sha256"))}
     try:
-        r = side.desk.start(body.get("token_sha256"), body.get("label"), now)
+        r = side.desk.start(body.get("token_sha256"), body.get("label"), now,
+                            body.get("address"))
     except PairingError as exc:
-        return _error(str(exc))
-    return {"ok": True, "request": r.id, "seconds_left": round(r.expires - now, 1)}
+        reply = _error(str(exc))
+        if exc.retry_after is not None:
+            reply["retry_after"] = round(exc.retry_after, 1)
+        return reply
+    side.tick(now)  # the lights start on the code at once
+    return {"ok": True, **side.desk.answer(r, now)}
 
 
 def pairings(daemon: TableDaemon, request: dict[str, Any]) -> dict[str, Any]:

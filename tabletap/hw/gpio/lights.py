@@ -88,7 +88,9 @@ class GpioLights:
         led.source = None  # stop a running rainbow before anything else
         if animation == "off":
             led.off()
-        elif count and animation == "solid" and isinstance(led, RGBLED):
+        elif count and animation in ("solid", "pulse") and isinstance(led, RGBLED):
+            # a count on a pulse (a digit of the pairing code) is flashed too: a single LED
+            # cannot show a number any other way
             led.source_delay = COUNT_STEP_SECONDS
             led.source = _counted(level, count)
         elif animation == "solid":

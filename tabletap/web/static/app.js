@@ -80,22 +80,77 @@ async function loadSession() {
   return TT.session;
 }
 
+// Pairing is numeric comparison (docs/WEB.md): the daemon draws a code of four dice faces when
+// this phone's window opens; the page shows it here, the table says it and shows it on its
+// lights, and the parent taps the parent card only if the two match. The code appears only in
+// this box and only for this phone's own request: never from the snapshot, where a stranger's
+// window would put the table's code on every phone.
+const CODE_COLOURS = ["green", "yellow", "purple", "cyan"];  // pairing.CODE_COLOURS
 let pairPoll = null;
+let pairShown = "";
+
+function codeTiles(code) {
+  return h("ol", { id: "pair-code", class: "code", "data-code": code,
+    "aria-label": `The code: ${code.split("").join(" ")}` },
+  ...code.split("").map((d, i) => h("li", { class: `code-${i}` },
+    h("b", {}, d),
+    h("span", { class: "pips", "aria-hidden": "true" },
+      ...Array.from({ length: Number(d) }, () => h("i"))),
+    h("small", {}, CODE_COLOURS[i]))));
+}
+
+function drawPairing(s) {
+  const box = $("pairbox");
+  const key = `${s.status}:${s.code || ""}`;
+  if (key === pairShown) {  // only the seconds change: the tiles stay as the parent reads them
+    const left = $("pair-left");
+    if (left) left.textContent = `${Math.round(s.status === "queued" ? s.seconds_until : s.seconds_left)}`;
+    return;
+  }
+  pairShown = key;
+  if (s.status === "queued") {
+    box.replaceChildren(
+      h("p", { id: "pair-wait", class: "turn" }, "Another device is pairing at the table right now. This phone is next, in about ",
+        h("strong", { id: "pair-left", text: `${Math.round(s.seconds_until)}` }), " seconds."),
+      h("p", { id: "pair-hold", class: "pairwarn" },
+        "Do not tap the parent card yet: wait until a code shows here."));
+    return;
+  }
+  box.replaceChildren(
+    h("p", { class: "muted" }, "This phone's code. The table says its code and shows it on its lights:"),
+    codeTiles(s.code || ""),
+    h("p", { id: "pair-wait", class: "turn" }, "The same code at the table? Then tap the parent card at any reader within ",
+      h("strong", { id: "pair-left", text: `${Math.round(s.seconds_left)}` }), " seconds."),
+    h("p", { id: "pair-differs", class: "pairwarn" },
+      "A different code at the table? Do not tap: another device is asking. Wait until it ends, then press Pair again."));
+}
+
+function pairRefused(text) {
+  const old = $("pair-refused");
+  if (old) old.remove();
+  $("pairbox").append(h("p", { id: "pair-refused", class: "pairwarn", role: "alert" }, text));
+}
+
 async function startPairing() {
   const name = $("pair-name") ? $("pair-name").value.trim() : "";
   const { status, data } = await post("/api/pair", name ? { label: name } : {});
-  if (status !== 200) { toast(data.error || `pairing refused (${status})`); return; }
-  const box = $("pairbox");
-  const left = h("strong", { id: "pair-left", text: `${Math.round(data.seconds_left)}` });
-  box.replaceChildren(h("p", { id: "pair-wait", class: "turn" },
-    "Tap the parent card at any reader of the table within ", left, " seconds."));
+  if (status !== 200) {
+    const text = data.error || `pairing refused (${status})`;
+    toast(text);
+    pairRefused(text);
+    return;
+  }
+  pairShown = "";
+  drawPairing(data);
   clearInterval(pairPoll);
   pairPoll = setInterval(async () => {
-    const r = await fetch(`/api/pair/${encodeURIComponent(data.request)}`);
+    const r = await fetch(`/api/pair/${encodeURIComponent(data.request)}`, { credentials: "same-origin" });
     const s = await r.json();
-    if (s.status === "waiting") { left.textContent = `${Math.round(s.seconds_left)}`; return; }
+    if (s.status === "waiting" || s.status === "queued") { drawPairing(s); return; }
     clearInterval(pairPoll);
+    pairShown = "";
     if (s.status === "paired") { toast("This phone is paired with the table."); }
+    else if (s.status === "gone") { toast("This phone's turn to pair passed while the page was away. Press Pair again."); }
     else { toast("Nobody tapped the parent card in time: not paired. Try again."); }
     await loadSession();
   }, 1000);
@@ -111,7 +166,7 @@ function drawControls() {
     box.replaceChildren(
       h("p", { class: "muted" }, "Watching. To set up games and enter moves, pair this phone."),
       h("label", {}, "This phone's name (for the list of paired phones)",
-        h("input", { id: "pair-name", autocomplete: "off", maxlength: "60", placeholder: "Ana's phone" })),
+        h("input", { id: "pair-name", autocomplete: "off", maxlength: "40", placeholder: "Ana's phone" })),
       h("button", { id: "pair", type: "button", onclick: startPairing }, "Pair this phone"));
   }
   $("gamebuttons").hidden = !s.paired;
@@ -155,7 +210,8 @@ function drawStatus(snap) {
     : snap.turn ? `${snap.turn}'s turn` : "";
   const pending = snap.last && snap.last.pending ? h("p", { class: "muted" }, `… ${snap.last.pending}`) : null;
   const pairing = snap.pairing && snap.pairing.waiting
-    ? h("p", { class: "muted" }, "The table is waiting for the parent card (pairing).") : null;
+    ? h("p", { class: "muted" },
+      "A phone is asking to pair: only its owner taps the parent card, when its code matches the table's.") : null;
   $("status").replaceChildren(
     h("div", { id: "turn", class: "turn" }, line),
     h("ul", { class: "scores", id: "scores" }, snap.players.map((p, i) =>
