@@ -11,7 +11,12 @@ timeout).
 A request may carry `"id"`: the server remembers the answer to each id, and the journal records
 the id with the entry the request made, so a client that lost its answer (the daemon died, or
 the answer was slow) can send the same request again and learn what happened instead of acting
-twice. The socket is created owner-only (0600): only the daemon's user and root may drive it.
+twice. The socket is created 0660, owned by the daemon's user and its primary group: on the box
+the page runs as a user of its own (`tabletap-web`) that is in that group and may drive the
+daemon only through this socket (issue 22); the state folder around it stays closed (0700 when
+the daemon makes it, 0710 under systemd's `StateDirectoryMode=`, so the group can reach the
+socket but not list the folder) and every other file in it is owner-only, so the page reads no
+journal, seed or pairing.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ CLIENT_SECONDS = 2.0  # one client's whole request must arrive within this
 MAX_REQUEST = 65536  # bytes in one request line
 MAX_ID = 128  # characters in a request id
 REMEMBERED = 512  # answers kept by request id
+SOCKET_MODE = 0o660  # the daemon's user and group (the page's user is in it): nobody else
 
 
 def socket_path(state_dir: str | Path) -> Path:
@@ -79,7 +85,7 @@ class ControlServer:
         self.answers: OrderedDict[str, dict[str, Any]] = OrderedDict()
         path.unlink(missing_ok=True)
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        old = os.umask(0o177)
+        old = os.umask(0o777 & ~SOCKET_MODE)  # 0660 from bind() on: never open to others
         try:
             self.sock.bind(str(path))
         finally:
