@@ -4,7 +4,7 @@ Config, scenario and game-data errors must name the file, line, column and key (
 not have to guess which typo broke the box), so the YAML is composed once with the safe loader and
 a map from key paths to their line and column is kept beside the plain data. A key given twice in
 one mapping is refused with both lines named: YAML 1.2 requires unique keys, and PyYAML would
-silently keep the later one (`game: magic-keys` then `game: kingdomino` starts Kingdomino).
+silently keep the later one (a second `game:` line would quietly start another game).
 Pure (text in, data out), so the rules engines use it for their data files too; reading files is
 controller.loading.source's job.
 """
