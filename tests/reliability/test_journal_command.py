@@ -30,7 +30,7 @@ def test_check_names_the_damaged_line_and_repair_keeps_what_came_before(tmp_path
     journal.path.write_bytes(damaged)
     assert main(["journal", "check", "--config", str(cfg)]) == 1
     out = capsys.readouterr().out
-    assert "journal.jsonl:4: not valid JSON" in out and "keeps the 2 entries" in out
+    assert "journal.jsonl:4: not valid JSON" in out and "journal repair` keeps 2 moves" in out
     assert main(["journal", "repair", "--config", str(cfg)]) == 0
     out = capsys.readouterr().out
     assert "magic-keys game of ana, ben, 2 actions" in out
@@ -60,6 +60,7 @@ def test_repair_refuses_while_a_daemon_plays(tmp_path: Path):
         wait_ready(daemon)
         done = cli("journal", "repair", "--config", str(cfg))
         assert done.returncode == 2 and "already using the state folder" in done.stderr
+        assert "To repair, stop the table first" in done.stderr
         assert cli("journal", "check", "--config", str(cfg)).returncode == 0
     finally:
         daemon.send_signal(signal.SIGTERM)
@@ -67,11 +68,16 @@ def test_repair_refuses_while_a_daemon_plays(tmp_path: Path):
 
 
 def test_the_daemon_names_the_damaged_line_and_the_repair(tmp_path: Path):
+    """Mid-file damage, like damage at the end: the daemon starts held, cuts nothing, tells the
+    table in plain words and logs the line and what repair keeps."""
     cfg, journal = _game(tmp_path)
     lines = journal.path.read_bytes().split(b"\n")
     del lines[2]  # a lost middle entry
-    journal.path.write_bytes(b"\n".join(lines))
-    done = cli("run", "--sim", "--config", str(cfg))
-    assert done.returncode == 2 and "Traceback" not in done.stderr
+    damaged = b"\n".join(lines)
+    journal.path.write_bytes(damaged)
+    done = cli("run", "--sim", "--config", str(cfg))  # stdin closed: it stops at once
+    assert done.returncode == 0 and "Traceback" not in done.stderr
     assert "journal.jsonl:3: the entry is numbered 3, expected 2" in done.stderr
-    assert "`tabletap journal repair` keeps every move before that line" in done.stderr
+    assert "`tabletap journal repair` keeps 1 move" in done.stderr
+    assert "The saved game was damaged, so it was not started again." in done.stdout
+    assert journal.path.read_bytes() == damaged

@@ -1,9 +1,15 @@
 """`tabletap journal check|repair`: is the game on disk sound, and if not, keep what is.
 
-`check` replays the journal read-only (it is safe while the daemon runs) and names the first
-damaged line. `repair` keeps every entry before that line: the damaged journal is copied whole to
-`games/` first, so nothing is thrown away, and the repaired game resumes at the next start. It
-needs the state folder to itself, so it refuses while a daemon plays the table.
+`check` replays the journal read-only (it is safe while the daemon runs: the durable record is
+read before the journal) and names the first damaged line, how many moves the durable record
+says were answered at the table, and how many `repair` keeps. `repair` keeps every entry before
+that line: the damaged journal is copied whole to `games/` first, so nothing is thrown away, the
+durable record is reset to what was kept, and the repaired game resumes at the next start.
+
+It needs the state folder to itself, so it refuses while a daemon holds it, saying to stop the
+table first. That is the whole procedure for a maker (stop, repair, start), rather than asking
+the running daemon to repair over its control socket: a daemon held on a damaged journal has no
+game to lose by stopping, and one code path that owns the folder is simpler to trust.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ import argparse
 import sys
 
 from tabletap.controller.commands.common import add_config_argument, config_or_exit
+from tabletap.controller.state.damage import STOP_FIRST, assess
 from tabletap.controller.state.journal import Journal, JournalError, Replayed
 from tabletap.controller.state.lock import StateLocked, state_lock
 
@@ -44,14 +51,16 @@ def _check(journal: Journal) -> int:
     try:
         replayed = journal.replay(repair=False)
     except JournalError as exc:
+        damage = assess(journal, exc)
+        assert damage is not None
         print(f"damaged: {exc}")
-        if exc.line is not None and exc.line > 1:
-            print(f"`tabletap journal repair` keeps the {exc.line - 2} entries before line "
-                  f"{exc.line} (the damaged journal is kept in games/)")
+        print(f"{damage.saved_text()[0].upper()}{damage.saved_text()[1:]}; "
+              f"{damage.repair_text()}.")
         return 1
     print(f"sound: {journal.path}: {_summary(replayed)}")
     for warning in replayed.warnings:
-        print(f"note: {warning} (dropped at the next start)")
+        print(f"note: {warning} (dropped at the next start)"
+              if "torn last line" in warning else f"note: {warning}")
     return 0
 
 
@@ -60,7 +69,7 @@ def _repair(journal: Journal) -> int:
         with state_lock(journal.path.parent):
             result = journal.cut_at_damage()
     except StateLocked as exc:
-        print(f"tabletap: cannot repair now: {exc}", file=sys.stderr)
+        print(f"tabletap: cannot repair now: {exc} To repair, {STOP_FIRST}.", file=sys.stderr)
         return 2
     except JournalError as exc:
         print(f"tabletap: cannot repair: {exc}", file=sys.stderr)
@@ -70,5 +79,6 @@ def _repair(journal: Journal) -> int:
         return 0
     replayed, damage, copy = result
     print(f"repaired: {damage}")
-    print(f"kept: {_summary(replayed)}; the damaged journal is saved as {copy}")
+    print(f"kept: {_summary(replayed)}; the damaged journal is saved as {copy}; the durable "
+          "record now says the same")
     return 0

@@ -3,6 +3,10 @@
 With `--sim`, every chip is simulated and lines typed on standard input play at the table
 (`tap <piece-id> chest`, `press end-turn`; see sim.context). It stops cleanly on
 SIGTERM or SIGINT; a SIGKILL or a power cut loses nothing the journal already holds.
+
+A damaged journal does not stop it: the table starts held (table/runtime.py, no game resumed,
+the journal untouched, the family told, the detail in the health findings). A JournalError
+here is only one the start itself meets, and still exits 2 with "cannot start".
 """
 
 from __future__ import annotations
@@ -27,13 +31,19 @@ from tabletap.controller.control_socket.requests import dispatch
 from tabletap.controller.control_socket.requests import register as register_request
 from tabletap.controller.control_socket.server import ControlServer, socket_path
 from tabletap.controller.loading.yamldoc import load_value
+from tabletap.controller.state.damage import FAMILY_SENTENCE
 from tabletap.controller.state.journal import JournalError
 from tabletap.controller.table.adapters import find
 from tabletap.controller.table.daemon import Daemon
+from tabletap.controller.table.notices import Said
 from tabletap.controller.table.runtime import GameSpec, StartError, open_table
 from tabletap.controller.table.service import Notifier, fatal, narrator
 
 log = logging.getLogger("tabletap.run")
+# The page's feed only (the table said the family sentence already): where the detail is.
+PAGE_SENTENCE = ("On a paired phone, open \"Check the table\" and press \"Check now\" to see "
+                 "what happened to the saved game, how many moves were saved and what a repair "
+                 "keeps.")
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -150,6 +160,9 @@ def _attach_page(daemon: Daemon, context: dict[str, Any]) -> None:
     web_requests.attach(daemon, context)
     for kind, handler in web_requests.HANDLERS.items():
         register_request(kind, handler, web_requests.TAKES[kind])
+    if daemon.session.journal.damaged:  # said at the table before the page's feed listened
+        for line in (FAMILY_SENTENCE, PAGE_SENTENCE):
+            daemon.session.notices.publish(Said(line))
 
 
 def _read_stdin(lines: queue.Queue[str | None]) -> None:

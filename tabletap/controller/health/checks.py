@@ -17,10 +17,14 @@ import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any, Literal
 
 from tabletap.controller.ports import Clock, InputEvent, Outputs, ReaderUnavailable, TagReader
 from tabletap.controller.settings.config import Config
+from tabletap.controller.state.damage import assess
+from tabletap.controller.state.folder import StateFolder
+from tabletap.controller.state.journal import Journal
 from tabletap.controller.table.adapters import build_outputs, build_readers
 
 Status = Literal["ok", "warning", "failed"]
@@ -50,6 +54,8 @@ class Finding:
     device: str
     detail: str
 
+
+JOURNAL_DEVICE = "saved game"
 
 # What stands for the chest, the lights and the buttons when the Pico that drives them is silent
 # (trying each would only wait out its timeout).
@@ -325,7 +331,20 @@ def run_checks(config: Config, context: dict[str, Any], clock: Clock, press: boo
         findings.append(BOARD_DOWN)
     else:
         findings += check_outputs(config, context, clock, press, timeout)
-    return findings
+    return findings + journal_findings(config.state_dir)
+
+
+def journal_findings(state_dir: str | Path) -> list[Finding]:
+    """`tabletap doctor`: the journal in the state folder, read-only (safe while the daemon
+    runs: the durable record is read before the journal)."""
+    path = StateFolder(state_dir).journal
+    try:
+        if not path.is_file():
+            return []
+        damage = assess(Journal(path))
+    except OSError:
+        return []  # the state folder's own check says what is wrong with the folder
+    return [] if damage is None else [Finding("failed", JOURNAL_DEVICE, damage.detail())]
 
 
 def report(findings: Iterable[Finding]) -> tuple[str, int]:

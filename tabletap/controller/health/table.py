@@ -6,7 +6,8 @@ daemon, which owns the readers, the chest, the lights and the buttons, runs the 
 
 - always: each reader answers one extra poll (the tracker never sees it, so no piece seems to
   move), the Pico's hello on the link the daemon keeps (`backend: serial`), and the state folder,
-  which holds the journal, must be writable with room to spare;
+  which holds the journal, must be writable with room to spare, and the journal must not be
+  damaged (health/journal.py: a damaged one holds the table);
 - only while no game is under way: the chest's gentle sweep, the lights' red, green, blue and
   off, and the buttons (pressed in the simulator; at the table, read at rest). In the middle of
   a game these would move the latch under a family's hands, put out whose turn it is, and swallow
@@ -30,6 +31,7 @@ from tabletap.controller.health.checks import (
     check_reader,
     describe_hello,
 )
+from tabletap.controller.health.journal import held_findings
 from tabletap.controller.table.protocols import TableDaemon
 
 LOW_SPACE = 50 * 1024 * 1024  # the journal is small, but a full card loses the next move
@@ -96,4 +98,7 @@ def table_findings(daemon: TableDaemon, context: dict[str, Any] | None = None,
         findings += _guard("buttons", lambda: check_buttons(
             config, outputs.buttons, context, clock, press=False, timeout=0.0, untried=""))
     findings.append(check_state_folder(config.state_dir))
+    journal = getattr(session, "journal", None)
+    if journal is not None:
+        findings += held_findings(journal)
     return findings

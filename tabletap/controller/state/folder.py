@@ -13,8 +13,8 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class StateFolder:
-    """One table's state folder (`state_dir`): the game journal and its archive, the lock, the
-    control socket, the pairings and the default UID registry."""
+    """One table's state folder (`state_dir`): the game journal, its durable record and its
+    archive, the lock, the control socket, the pairings and the default UID registry."""
 
     path: Path
 
@@ -25,6 +25,12 @@ class StateFolder:
     def journal(self) -> Path:
         """The game under way, one CRC-checked entry per gesture."""
         return self.path / "journal.jsonl"
+
+    @property
+    def durable(self) -> Path:
+        """How far the journal is known durable (state/durable.py): two small slots, one
+        rewritten in place after every entry's fsync."""
+        return self.path / "journal.durable"
 
     @property
     def archive(self) -> Path:

@@ -17,7 +17,8 @@ from tabletap.controller.rules.base import JSON, Rejection
 from tabletap.controller.settings.config import Config
 from tabletap.controller.spoken.speaker import Speaker, VoiceSettings, VoiceWorker
 from tabletap.controller.spoken.words import game_name, spoken
-from tabletap.controller.state.journal import GameHeader, Journal
+from tabletap.controller.state.damage import FAMILY_SENTENCE, Damage, assess
+from tabletap.controller.state.journal import GameHeader, Journal, JournalError
 from tabletap.controller.state.lock import StateLock, StateLocked
 from tabletap.controller.table.adapters import AdapterError, build_outputs, build_readers
 from tabletap.controller.table.daemon import Daemon
@@ -86,11 +87,18 @@ def _open_locked(
     notices: list[str] = []  # warnings: the config differs from the unfinished game
     idle = False  # no game: the table says so (news, not a warning)
     resumed = ""
+    held: Damage | None = None  # a damaged journal: no game resumed, nothing cut
+    if journal.exists() and new:  # replaced unread: still named for what it is
+        journal.damaged = assess(journal) is not None
     if journal.exists() and not new:
-        replayed = journal.replay()  # JournalError is loud on purpose
-        for warning in replayed.warnings:
+        try:
+            replayed = journal.replay()
+        except JournalError as exc:
+            replayed, held = None, hold(journal, exc)
+        for warning in replayed.warnings if replayed is not None else ():
             log.warning(warning)
-        if not replayed.abandoned and not replayed.engine.is_over(replayed.state):
+        if replayed is not None and not replayed.abandoned \
+                and not replayed.engine.is_over(replayed.state):
             header, engine, state = replayed.header, replayed.engine, replayed.state
             actions, history, undos = replayed.actions, replayed.history, replayed.undos
             narrate(f"Resuming the unfinished {header.game} game of {', '.join(header.players)} "
@@ -99,8 +107,8 @@ def _open_locked(
             resumed = f"The game of {game_name(header.game)} goes on" + (
                 f": it is {player}'s turn." if player else ".")
             notices += mismatch(header, spec)
-    if state is None and spec is not None and not spec.players:
-        spec = None  # a config that names a game but no players: chosen at the table
+    if state is None and spec is not None and (not spec.players or held is not None):
+        spec = None  # no players named, or a damaged game held: chosen at the table
     if state is None and spec is None:
         idle = True
     elif state is None:
@@ -133,6 +141,8 @@ def _open_locked(
     if resumed:
         session.speaker.say(resumed)  # the play-by-play printed its own line above
     # Each once, at its level: told (printed, or logged at info under systemd), or a warning.
+    if held is not None:
+        session.tell(FAMILY_SENTENCE)
     if idle:
         session.tell("No game is under way: tap a game card to set one up.")
     for notice in notices:
@@ -143,6 +153,18 @@ def _open_locked(
                   config.poll.period, config.poll.miss_threshold, state_lock=lock,
                   resting_period=config.poll.resting_period,
                   confirm_period=config.poll.confirm_period)
+
+
+def hold(journal: Journal, error: JournalError) -> Damage:
+    """The journal is damaged: the daemon starts held rather than dying or cutting it. No game
+    is resumed, the file is left byte for byte as it is, the error is logged with what repair
+    would keep, and the journal is marked so a new game started at the table first saves it
+    whole in games/ under a `-damaged` name (docs/CONTRACTS.md, "The journal")."""
+    damage = assess(journal, error)
+    assert damage is not None
+    journal.damaged = True
+    log.error("%s", damage.detail())
+    return damage
 
 
 def mismatch(header: GameHeader, spec: GameSpec | None) -> list[str]:

@@ -1,0 +1,65 @@
+"""A damaged journal, said for each audience: the family, the maker, `journal check`.
+
+The daemon does not resume a journal that fails its checks (state/journal.py) and does not cut
+it either: it starts held (table/runtime.py), tells the table in a sentence a child's parent
+understands, and puts the detail where a grown-up looks (the health findings of `tabletap
+doctor` and the phone page's doctor view). `tabletap journal check` prints the same detail.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from tabletap.controller.state.journal import Journal, JournalError
+
+# Said once at the table: no command, no id, no path.
+FAMILY_SENTENCE = ("The saved game was damaged, so it was not started again. It is kept safe. "
+                   "A grown-up can see what happened on the phone page.")
+STOP_FIRST = ("stop the table first (`sudo systemctl stop tabletap`, or Ctrl-C in its console) "
+              "and start it again afterwards")
+
+
+@dataclass(frozen=True)
+class Damage:
+    """What is wrong with the journal at `path`, and what each way out keeps."""
+
+    path: Path
+    error: JournalError
+    saved: int | None  # the actions the durable record says were answered at the table
+    kept: int | None  # the actions `tabletap journal repair` keeps (None: nothing)
+
+    def saved_text(self) -> str:
+        if self.saved is None:
+            return "there is no durable record to say how many moves were saved"
+        return f"the durable record says {_moves(self.saved)} were saved and answered at the table"
+
+    def repair_text(self) -> str:
+        if self.kept is None:
+            return ("`tabletap journal repair` cannot keep anything (the game header itself is "
+                    "damaged)")
+        return (f"`tabletap journal repair` keeps {_moves(self.kept)} (every entry before the "
+                "damage) and saves the damaged journal whole in games/")
+
+    def detail(self) -> str:
+        """For the maker: what happened, how many moves were saved, what repair keeps."""
+        return (f"The saved game was not resumed and its journal is left as it is. {self.error}."
+                f" So {self.saved_text()}; {self.repair_text()}: to repair, {STOP_FIRST}. Or "
+                "start a new game at the table: the damaged journal is first saved whole in "
+                "games/ under a `-damaged` name.")
+
+
+def _moves(n: int) -> str:
+    return f"{n} move{'' if n == 1 else 's'}"
+
+
+def assess(journal: Journal, error: JournalError | None = None) -> Damage | None:
+    """The damage of `journal` (read-only; `error` if its replay already failed), or None when
+    it is sound."""
+    if error is None:
+        try:
+            journal.replay(repair=False)
+            return None
+        except JournalError as exc:
+            error = exc
+    return Damage(journal.path, error, error.saved, journal.kept_by_repair(error))
