@@ -77,3 +77,35 @@ def test_an_unknown_game_in_the_header_is_loud(tmp_path: Path):
     journal.start(GameHeader("chess", ["a", "b"], 1))
     with pytest.raises(JournalError, match="does not start a game"):
         journal.replay()
+
+
+def test_a_new_game_knows_the_request_ids_of_the_game_before_it(tmp_path: Path):
+    """The move that ended a game may be saved with its answer lost; the client's retry (same
+    id) can reach the daemon after a restart has started the next game, and must be recognised
+    there (issue 22, the saved-but-unanswered window), across further restarts too, but only
+    for the last CARRIED_IDS ids."""
+    from contextlib import contextmanager
+
+    from tabletap.controller.state.journal import CARRIED_IDS, REQUEST_ID
+
+    @contextmanager
+    def answering(request_id: str):
+        token = REQUEST_ID.set(request_id)
+        try:
+            yield
+        finally:
+            REQUEST_ID.reset(token)
+
+    journal = Journal.in_dir(tmp_path)
+    journal.start(HEADER)
+    for n in range(1, CARRIED_IDS + 3):
+        with answering(f"id{n}"):
+            journal.append(n, {"type": "end-turn"})
+    restarted = Journal.in_dir(tmp_path)  # a restart: the finished game is replayed, then
+    restarted.replay()
+    restarted.start(HEADER)  # the next game starts over it
+    again = Journal.in_dir(tmp_path)  # and another restart, during the next game
+    again.replay()
+    assert again.recall(f"id{CARRIED_IDS + 2}") == CARRIED_IDS + 2
+    assert again.recall("id3") == 3
+    assert again.recall("id2") is None  # only the last CARRIED_IDS are carried

@@ -118,6 +118,9 @@ class SelfPlay:
     resolve: Callable[[Any, Any, random.Random], Any] | None = None
     record: Callable[[Any, Any, list[str]], JSON] | None = None
     summary: Callable[[list[JSON], Mapping[str, Any]], JSON] | None = None
+    # the policy whose games are as long as a family's (tools/drive.py, `make evenings`): a
+    # game where uniform play wanders for thousands of actions names a purposeful one
+    family_policy: str = "random"
 
 
 @dataclass(frozen=True)
@@ -206,6 +209,13 @@ class GameSpec:
     content: Content | None = None
     score_file: ScoreFile | None = None
     scenarios: str | None = None  # a module with `main(argv)` that writes or checks scenarios
+    # a move as a person names it from its journal JSON, after "ana's" ("claim of domino 13");
+    # None, or "" for an action shape it does not know: "move"
+    move_name: Callable[[JSON], str] | None = None
+    # action kinds that only tell the engine what the box gave (no player chose them, so nobody
+    # calls them a move): undo goes back over them to the move before and takes them back with
+    # it; each says what the family does about it ("tap them again")
+    table_checks: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not NAME.match(self.name) or not NAME.match(self.piece_prefix):

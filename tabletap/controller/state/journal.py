@@ -63,6 +63,10 @@ MAX_JOURNAL_BYTES = 64 * 1024 * 1024  # a long game is a few hundred kilobytes
 # The longest entry append writes (a gesture's entry is a few hundred bytes): a tail as long is
 # more than the one entry a power cut can tear.
 MAX_ENTRY_BYTES = 16 * 1024
+# Console request ids a new game's header carries over from the game before it: the move that
+# ended a game may have been saved and its answer lost, and the client's retry (same id) reaches
+# the daemon after it has started the next game; it must be recognised there, not played again.
+CARRIED_IDS = 32
 log = logging.getLogger("tabletap.journal")
 
 # The console request being answered, if any: its id is written into the entry it makes (set by
@@ -179,10 +183,12 @@ class Journal:
             copy = self.archive("-damaged" if self.damaged else "")
             self.damaged_copy = copy if self.damaged else None
         key = secrets.token_hex(8)
-        text = sealed({**header.to_json(), "journal": key})
+        carried = dict(list(self.request_ids.items())[-CARRIED_IDS:])
+        text = sealed({**header.to_json(), "journal": key,
+                       **({"earlier_ids": carried} if carried else {})})
         atomic_write(self.path, text, mode=0o600)
         self._size = len(text.encode("utf-8"))
-        self.format, self.request_ids, self.damaged = FORMAT, {}, False
+        self.format, self.request_ids, self.damaged = FORMAT, carried, False
         self._key, self._entries, self._live = key, 1, 0
         try:
             self.durable.reset(key, 1, self._size, 0)
@@ -409,6 +415,7 @@ class Journal:
                 exc.args = (f"{exc} (the durable record says {saved} actions were saved and "
                             "answered at the table)",)
             raise
+        request_ids = {**_earlier_ids(lines[0]), **request_ids}
         end = len(raw) - len(tail)
         self._check_end(lines, tail, end, point, version, len(history))
         if tail:
@@ -579,3 +586,18 @@ class Journal:
         except (KeyError, TypeError, ValueError) as exc:
             raise JournalError(f"{self.path}:1: the game header is incomplete ({exc})", 1) \
                 from None
+
+
+def _earlier_ids(header_line: bytes) -> dict[str, int]:
+    """The request ids a header carries over from the game before it (`earlier_ids`, see
+    CARRIED_IDS), each with its action number there; anything malformed is no id at all (the
+    header's checksum already held, so this is a journal from a newer version, not damage)."""
+    try:
+        carried = load_json(header_line).get("earlier_ids")
+    except (ValueError, AttributeError):
+        return {}
+    if not isinstance(carried, dict):
+        return {}
+    return {k: v for k, v in list(carried.items())[-CARRIED_IDS:]
+            if isinstance(k, str) and 0 < len(k) <= 128 and isinstance(v, int)
+            and not isinstance(v, bool)}

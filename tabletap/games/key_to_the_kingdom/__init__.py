@@ -51,6 +51,9 @@ GAME = GameSpec(
         policies={"random": selfplay.uniform, "greedy": selfplay.purposeful},
         # the event cards are drawn by the engine (nobody taps a physical deck)
         options={"digital_events": True},
+        # uniform play wanders for thousands of actions before anyone wins; a family's game is
+        # a few hundred, which the purposeful policy plays, still choosing only legal actions
+        family_policy="greedy",
     ),
     docs="docs/games/key-to-the-kingdom.md",
     bench="tabletap.games.key_to_the_kingdom.bench",
