@@ -53,6 +53,7 @@ from typing import Any
 from tabletap.controller.games.registry import engine_for
 from tabletap.controller.loading.bounded import load_json
 from tabletap.controller.rules.base import JSON, Engine, Rejection
+from tabletap.controller.state.archive import prune
 from tabletap.controller.state.atomic import atomic_write, clean_leftovers, fsync_dir
 from tabletap.controller.state.durable import DurablePoint, DurableRecord
 from tabletap.controller.state.folder import StateFolder, make_state_dir
@@ -207,6 +208,7 @@ class Journal:
         os.replace(self.path, target)
         fsync_dir(self.path.parent)
         fsync_dir(games)
+        prune(games)  # the archive stays within its bound (state/archive.py)
         return target
 
     def append(self, number: int, *actions: JSON) -> None:
