@@ -274,12 +274,16 @@ def test_tabletap_run_starts_held_on_a_lost_end_and_the_page_feed_says_so(tmp_pa
     assert f"the durable record says {ACTIONS} moves were saved" in done.stderr
     assert journal.path.read_bytes() == damaged
     # the page's feed, which listens only once the table is ready, is told too
-    from tabletap.controller.commands.run import PAGE_SENTENCE, _attach_page
+    from tabletap.controller.commands.run import _attach_page
+    from tabletap.controller.state.damage import HELD_LINE, PAGE_SENTENCE
 
     daemon, _said, context = _open(tmp_path)
     try:
         _attach_page(daemon, context)
         feed = [line["text"] for line in daemon.admin.lines]
         assert feed[-2:] == [FAMILY_SENTENCE, PAGE_SENTENCE]
+        # and the top of the page says it to a parent who opens the page later, until a new
+        # game starts
+        assert daemon.admin.snapshot()["held"] == HELD_LINE
     finally:
         _close(daemon)

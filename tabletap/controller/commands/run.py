@@ -12,9 +12,9 @@ here is only one the start itself meets, and still exits 2 with "cannot start".
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
-import queue
 import signal
 import sys
 import threading
@@ -31,19 +31,16 @@ from tabletap.controller.control_socket.requests import dispatch
 from tabletap.controller.control_socket.requests import register as register_request
 from tabletap.controller.control_socket.server import ControlServer, socket_path
 from tabletap.controller.loading.yamldoc import load_value
-from tabletap.controller.state.damage import FAMILY_SENTENCE
+from tabletap.controller.state.damage import FAMILY_SENTENCE, PAGE_SENTENCE
 from tabletap.controller.state.journal import JournalError
 from tabletap.controller.table.adapters import find
-from tabletap.controller.table.daemon import Daemon
+from tabletap.controller.table.daemon import IDLE_PAUSE, Daemon
 from tabletap.controller.table.notices import Said
 from tabletap.controller.table.runtime import GameSpec, StartError, open_table
 from tabletap.controller.table.service import Notifier, fatal, narrator
+from tabletap.controller.table.waiter import Console, LoopWaiter
 
 log = logging.getLogger("tabletap.run")
-# The page's feed only (the table said the family sentence already): where the detail is.
-PAGE_SENTENCE = ("On a paired phone, open \"Check the table\" and press \"Check now\" to see "
-                 "what happened to the saved game, how many moves were saved and what a repair "
-                 "keeps.")
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -113,15 +110,29 @@ def run(args: argparse.Namespace) -> int:
         signal.signal(sig, lambda *_: stop.set())
     control = ControlServer(socket_path(config.state_dir), lambda req: dispatch(daemon, req),
                             recall=lambda rid: daemon.session.journal.recall(rid))
-    lines: queue.Queue[str | None] = queue.Queue()
+    console = _console() if simulator is not None else None
     if simulator is not None:
-        threading.Thread(target=_read_stdin, args=(lines,), daemon=True).start()
         print("simulated table ready: type `tap PIECE [READER]`, `press end-turn`, ...",
               flush=True)
     systemd = Notifier()
     systemd.ready("the table is ready")
     try:
         _attach_page(daemon, context)  # before the loop serves a request or reads a tag
+
+        def typed(lines: list[str | None]) -> None:
+            """Console lines, played the moment they arrive (the simulator's table)."""
+            assert simulator is not None
+            for line in lines:
+                if line is None:
+                    stop.set()
+                    return
+                answer = simulator.command(line, daemon.session.table)
+                if answer:
+                    print(answer, flush=True)
+
+        # One selector for the whole loop: readers, control socket, console (table/waiter.py)
+        waiter = LoopWaiter(console, typed)
+        idle_limit = _wake_on_buttons(daemon, waiter) if simulator is None else None
         while not stop.is_set():
             started = clock.now()
             daemon.tick()
@@ -129,21 +140,18 @@ def run(args: argparse.Namespace) -> int:
             control.serve_pending()
             if simulator is not None:
                 simulator.tick(clock.now())
-                while not lines.empty():
-                    line = lines.get()
-                    if line is None:
-                        stop.set()
-                        break
-                    answer = simulator.command(line, daemon.session.table)
-                    if answer:
-                        print(answer, flush=True)
-            wait = daemon.poll_wait(config.poll.period, config.poll.resting_period,
-                                    config.poll.confirm_period)
-            # a tap on a waiting reader ends the pause; requests are answered during it
+            wait = daemon.pause(config.poll.period, config.poll.resting_period,
+                                config.poll.confirm_period, idle_limit)
+            # a tap on a waiting reader or a console line ends the pause; requests are
+            # answered during it
             daemon.idle(wait - (clock.now() - started), serve=control.serve_pending,
-                        requests=control.sockets)
+                        requests=control.sockets, waiter=waiter)
             sys.stdout.flush()
+        waiter.close()
     finally:
+        if console is not None:  # a terminal shared with the shell gets its blocking back
+            with contextlib.suppress(OSError):
+                os.set_blocking(console.fd, True)
         systemd.stopping()
         control.close()
         daemon.close()
@@ -165,8 +173,21 @@ def _attach_page(daemon: Daemon, context: dict[str, Any]) -> None:
             daemon.session.notices.publish(Said(line))
 
 
-def _read_stdin(lines: queue.Queue[str | None]) -> None:
-    for line in sys.stdin:
-        lines.put(line.strip())
-    lines.put(None)
+def _wake_on_buttons(daemon: Daemon, waiter: LoopWaiter) -> float | None:
+    """Buttons that say when a press arrives (the Pico's link, gpiozero) wake the loop, which
+    may then sleep through a quiet table until its next timer, at most IDLE_PAUSE (or what the
+    buttons allow: the Pico link wants to hear from the daemon). None: buttons that must be
+    looked at every pass."""
+    buttons = daemon.buttons
+    if not hasattr(buttons, "on_input"):
+        return None
+    buttons.on_input = waiter.wake
+    return min(IDLE_PAUSE, getattr(buttons, "idle_limit", IDLE_PAUSE))
+
+
+def _console() -> Console:
+    """The simulator's typed console, read by the loop's selector without blocking."""
+    fd = sys.stdin.fileno()
+    os.set_blocking(fd, False)
+    return Console(fd)
 

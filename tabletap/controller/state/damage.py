@@ -16,6 +16,13 @@ from tabletap.controller.state.journal import Journal, JournalError
 # Said once at the table: no command, no id, no path.
 FAMILY_SENTENCE = ("The saved game was damaged, so it was not started again. It is kept safe. "
                    "A grown-up can see what happened on the phone page.")
+# On the page, where a parent reads: where the detail is.
+PAGE_SENTENCE = ("On a paired phone, open \"Check the table\" and press \"Check now\" to see "
+                 "what happened to the saved game, how many moves were saved and what a repair "
+                 "keeps.")
+# The top line of the page while the daemon holds the damaged game (the feed says the rest).
+HELD_LINE = ("The saved game was damaged, so it was not started again. It is kept safe: "
+             "\"Check the table\" below says what happened and what a repair keeps.")
 STOP_FIRST = ("stop the table first (`sudo systemctl stop tabletap`, or Ctrl-C in its console) "
               "and start it again afterwards")
 
