@@ -26,6 +26,7 @@ from tabletap.games.kingdomino.rules.kingdom import (
     check_placement,
 )
 from tabletap.games.kingdomino.rules.kingdom_file import render_kingdom
+from tabletap.games.kingdomino.rules.places import placement_words
 from tabletap.games.kingdomino.rules.scoring import (
     Breakdown,
     PlacedGem,
@@ -371,7 +372,8 @@ class KingdominoEngine:
         k.placed.append(number)
         s.line = [x for x in s.line if x.domino != number]  # it left the line for the kingdom
         events.append(Event(
-            "placed", f"{player} places domino {number} at {list(first)} facing {a.facing}.",
+            "placed", f"{player} places domino {number} "
+                      f"{placement_words(first, a.facing)}.",  # type: ignore[arg-type]
             {"player": player, "domino": number, "at": list(first), "facing": a.facing},
         ))
         if s.options["treasures"]:
@@ -381,7 +383,7 @@ class KingdominoEngine:
             for corner in corners:
                 events.append(Event(
                     "treasure-found",
-                    f"{player} discovers a treasure at the corner {list(corner)}: "
+                    f"{player} discovers a treasure where four landscapes meet: "
                     "tap one of the face-up gems, then orient it.",
                     {"player": player, "corner": list(corner)},
                 ))
@@ -400,8 +402,9 @@ class KingdominoEngine:
             r, c, facing = places[0]
             raise Rejection(
                 "can-place",
-                f"Domino {number} fits in {player}'s kingdom (for example at {[r, c]} "
-                f"facing {facing}); only a domino with nowhere to go is discarded.",
+                f"Domino {number} fits in {player}'s kingdom (for example "
+                f"{placement_words((r, c), facing)}); only a domino with nowhere to go is "
+                "discarded.",
             )
         k = s.own_kingdom(player)
         k.discards.append(number)
@@ -428,7 +431,7 @@ class KingdominoEngine:
         if s.bag:
             s.reveals += 1
         events.append(Event(
-            "treasure", f"{player} sets the {gem.kind} on the corner {list(corner)}.",
+            "treasure", f"{player} sets the {gem.kind} where the four landscapes meet.",
             {"player": player, "token": token, "corner": list(corner),
              "quarters": list(gem.quarters)},
         ))

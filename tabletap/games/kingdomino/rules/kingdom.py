@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from tabletap.controller.rules.base import Rejection
 from tabletap.games.kingdomino.rules.dominoes import CASTLE, Domino, Square
+from tabletap.games.kingdomino.rules.places import square_words
 
 Pos = tuple[int, int]
 Cells = Mapping[Pos, Square]
@@ -74,7 +75,8 @@ def check_placement(cells: Cells, size: int, domino: Domino, placement: Placemen
         if pos in cells:
             what = "the castle" if cells[pos].terrain == CASTLE else "a domino"
             raise Rejection(
-                "occupied", f"Square {list(pos)} already holds {what}; choose an empty square."
+                "occupied", f"The square {square_words(pos)} already holds {what}; choose an "
+                "empty square."
             )
     if not _fits(bounds(cells), (a, b), size):
         raise Rejection(
