@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-MODULES: list[str] = ["core", "serial", "nfc", "gpio", "games", "startup", "voice"]
+MODULES: list[str] = ["core", "serial", "nfc", "gpio", "games", "startup", "voice", "live"]
 MODULES += ["web"]  # the phone page (tabletap.web), on its own line for merging
 
 

@@ -187,8 +187,9 @@ def run() -> list[tuple]:
     for fresh, label, key in ((True, "a tag never seen", "tap_first"),
                               (False, "the same tag again", "tap_again")):
         taps, lifts = latencies(VirtualClock(), trials, seed=5, fresh=fresh)
-        out += _lat(f"tap-to-event, {label} (sim, {trials} trials),", taps, key)
-    out += _lat(f"lift-to-event (sim, {trials} trials),", lifts, "lift")
+        out += _lat(f"model: tap-to-event, {label} (virtual time, {trials} trials),", taps,
+                    key)
+    out += _lat(f"model: lift-to-event (virtual time, {trials} trials),", lifts, "lift")
     out.append((f"lift-to-event max (sim, {trials} trials)", max(lifts) * 1000, "ms"))
     taps, lifts = latencies(wall, 30, seed=6, fresh=True)
     out += _lat("tap-to-event, a tag never seen (wall, 30 trials),", taps)

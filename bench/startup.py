@@ -64,5 +64,6 @@ def ready_s(runs: int = RUNS) -> float:
 def run() -> list[tuple]:
     return [
         ("tabletap --help, CPU (median)", help_cpu_s(), "s", "help_cpu_s"),
-        ("tabletap run --sim, exec -> ready, wall (median)", ready_s(), "s", "ready_s"),
+        # the real daemon's exec -> READY is `bench live`'s ready_s
+        ("tabletap run --sim, exec -> ready, wall (median)", ready_s(), "s", "sim_ready_s"),
     ]

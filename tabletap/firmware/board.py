@@ -205,7 +205,8 @@ class Board:
         elif op == "sweep":
             self.hw.servo.sweep(body["degrees"])
         elif op == "show":
-            self.hw.ring.show(body["pattern"], body.get("colour"), now, body.get("count"))
+            self.hw.ring.show(body["pattern"], body.get("colour"), now, body.get("count"),
+                              body.get("level", 255))
         elif op == "repl":
             self.repl_requested = True  # main.py resets into the REPL once this is acknowledged
         elif op == "cfg":
@@ -220,10 +221,11 @@ class Board:
                 pattern = self.hw.ring.pattern
                 colour = self.hw.ring.colour
                 count = self.hw.ring.count
+                level = self.hw.ring.level
                 self.hw.deinit()
                 self.hw = self.make_hw(cfg, now)
                 self.hw.servo.set_open(opened)
-                self.hw.ring.show(pattern, colour, now, count)
+                self.hw.ring.show(pattern, colour, now, count, level)
             else:
                 self.hw.servo.configure(cfg)
                 for inp in self.hw.inputs:

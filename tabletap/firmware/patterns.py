@@ -113,14 +113,20 @@ class Ring:
         self.rgb = (0, 0, 0)
         self.since = 0
         self.count = None
+        self.level = 255
         self.last = None
         self.drawn_at = None
 
-    def show(self, pattern, colour, now, count=None):
+    def show(self, pattern, colour, now, count=None, level=255):
+        """`level` (1..255, the host's bedtime dimming) scales every pixel of every frame; a
+        level that is no whole number in range counts as full, so a bad one never blacks out
+        the whose-turn colour."""
         self.animation, self.rgb = resolve(pattern, colour)
         self.pattern = pattern
         self.colour = colour
         self.count = count
+        ok = isinstance(level, int) and not isinstance(level, bool) and 1 <= level <= 255
+        self.level = level if ok else 255
         self.since = now
         self.drawn_at = None  # draw at the next update, whatever the frame timer says
 
@@ -131,6 +137,8 @@ class Ring:
         frame = render(self.animation, self.rgb, self.n, ticks_diff(now, self.since))
         if self.count is not None:
             frame = counted(frame, self.count)
+        if self.level < 255:
+            frame = [_scale(px, self.level, 255) for px in frame]
         if frame == self.last:
             return
         for i in range(self.n):

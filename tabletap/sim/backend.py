@@ -39,12 +39,18 @@ class SimLights:
     world: SimWorld
     history: list[tuple[float, str, str | None]] = field(default_factory=list)
     counts: list[int | None] = field(default_factory=list)
+    levels: list[float] = field(default_factory=list)  # the brightness each show was at
+    brightness: float = 1.0  # 0..1: below 1 at bedtime (controller.table.bedtime)
     _pattern: str = "off"
 
     def show(self, pattern: str, colour: str | None = None, count: int | None = None) -> None:
         self._pattern = pattern
         self.history.append((self.world.clock.now(), pattern, colour))
         self.counts.append(count)
+        self.levels.append(self.brightness)
+
+    def set_brightness(self, fraction: float) -> None:
+        self.brightness = fraction
 
     @property
     def pattern(self) -> str:
@@ -76,4 +82,6 @@ def _world(context: dict[str, Any]) -> SimWorld:
 
 def build_outputs(config: Config, context: dict[str, Any]) -> Outputs:
     world = _world(context)
-    return Outputs(SimChest(world), SimLights(world), SimButtons(world))
+    outputs = Outputs(SimChest(world), SimLights(world), SimButtons(world))
+    context["outputs"] = outputs  # the console shows them (tabletap.sim.console)
+    return outputs

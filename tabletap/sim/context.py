@@ -8,6 +8,8 @@ The console lets a developer (or a test) play at a simulated table in real time 
     roll FACE...            fix the next digital dice roll
     unplug READER | plug READER
     pico unplug | pico plug | pico noise FRACTION   the simulated Pico's USB line (backend: serial)
+    lights | chest | help
+The lights and the chest are printed as they change (tabletap.sim.console).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 from tabletap.controller.ports import Clock
 from tabletap.sim.clock import VirtualClock
+from tabletap.sim.console import HELP, OutputWatch, quiet_echoes
 from tabletap.sim.world import SimTag, SimWorld
 
 TAP_SECONDS = 0.5
@@ -34,12 +37,16 @@ class Simulator:
         self.world: SimWorld = self.context["world"]
         self.default_reader = default_reader
         self._lifts: list[tuple[float, str, bytes]] = []
+        self.watch = OutputWatch(self.context)
+        quiet_echoes()
 
     def tick(self, now: float) -> None:
         due = [lift for lift in self._lifts if lift[0] <= now]
         for lift in due:
             self._lifts.remove(lift)
             self.world.remove(lift[1], lift[2])
+        for line in self.watch.changes():
+            print(line, flush=True)
 
     def command(self, line: str, table: Any) -> str:
         """Apply one console line; returns a short answer (a typo never ends the daemon)."""
@@ -54,6 +61,10 @@ class Simulator:
             return ""
         verb, rest = words[0], words[1:]
         now = self.world.clock.now()
+        if verb in ("help", "?") and not rest:
+            return HELP
+        if verb in ("lights", "chest") and not rest:
+            return self.watch.ask(verb)
         if verb in ("tap", "place", "remove") and rest:
             reader = rest[1] if len(rest) > 1 else self.default_reader
             tag = SimTag.for_piece(rest[0]) if "/" in rest[0] else None
@@ -78,7 +89,7 @@ class Simulator:
             return f"{verb} {rest[0]}"
         if verb == "pico" and rest:
             return self._pico(rest)
-        return f"? unknown command {line!r} (tap, place, remove, press, hold, roll, unplug, plug)"
+        return f"? unknown command {line!r}: type `help` for the list"
 
     def _pico(self, words: list[str]) -> str:
         """Faults on the simulated Pico's USB line: the link must ride them out."""

@@ -281,6 +281,17 @@ class Page:
     async def abandon(self, request: Request) -> Response:
         return await self.forward({"abandon": True}, "abandon")
 
+    async def voice(self, request: Request) -> Response:
+        """The voice's controls, as the voice cards work them: body `{"change": "louder"}`
+        (quieter, mute, unmute, repeat)."""
+        try:
+            body = await self.body(request)
+        except ValueError as exc:
+            return _error(400, f"bad request: {exc}")
+        if not isinstance(body, dict) or not isinstance(body.get("change"), str):
+            return _error(400, 'bad request: a JSON object like {"change": "louder"} expected')
+        return await self.forward({"voice": body["change"]}, "voice")
+
     async def paired_read(self, request: Request, payload: dict[str, Any],
                           refusal: str) -> Response:
         """A question only a paired phone may ask the daemon; its answer as it comes."""
@@ -351,6 +362,7 @@ class Page:
             Route("/api/enrol", c()(self.enrol), methods=["POST"]),
             Route("/api/enrol/stop", c()(self.enrol_stop), methods=["POST"]),
             Route("/api/abandon", c()(self.abandon), methods=["POST"]),
+            Route("/api/voice", c()(self.voice), methods=["POST"]),
             Route("/api/reveal", self.reveal),
             Route("/api/doctor", c()(self.doctor), methods=["POST"]),
             Route("/api/pairings", self.pairings),

@@ -138,7 +138,7 @@ def test_config_refuses_angles_past_the_limits(text, line, key):
     with pytest.raises(SourceError) as err:
         parse_config(text, "box.yaml")
     assert err.value.key == key
-    assert str(err.value).startswith(f"box.yaml:{line}: {key}")
+    assert str(err.value).startswith(f"box.yaml:{line}:5: {key}")  # every key is in column 5
 
 
 def test_doctor_sweep_is_small_and_returns_to_closed(factory, clock):

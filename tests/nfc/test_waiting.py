@@ -191,6 +191,27 @@ def test_uart_reader_waits_on_its_real_serial_port():
         pty.close()
 
 
+def test_a_poked_pty_chip_answers_its_armed_listing_at_once():
+    """The benchmark's emulator (bench/live) looks at its field when poked, not at its next
+    step: a tap is seen the moment it happens, and an idle emulator sleeps."""
+    field: list[Ntag] = []
+    pty = PtyChip(Pn532Chip(field=lambda: field), baud=115200, armed_step=30.0)
+    reader = build_uart("chest", ReaderConfig(transport="uart", port=pty.port), {})
+    try:
+        loop = PollLoop(reader, reader.clock)
+        loop.run_for(0.4)
+        handle = reader.wait_handle()
+        assert isinstance(handle, FdWait) and pty.chip.armed is not None
+        field.append(SimTag.for_piece(GOLD).memory)
+        t0 = time.monotonic()
+        pty.poke()
+        FdWait.wait_all([handle], 10.0)
+        assert time.monotonic() - t0 < 5  # not the 30 s step
+    finally:
+        reader.close()
+        pty.close()
+
+
 def test_a_missing_reader_is_not_waited_on(table):
     loop = waiting_loop(table)
     table.world.missing_readers.add("chest")

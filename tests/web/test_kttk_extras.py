@@ -71,3 +71,40 @@ def test_lands_follow_the_flaps_and_items_their_side():
     sword = next(i for i in extras(ENGINE, state)["items"]["knight"] if i["id"] == "knight/sword")
     assert sword == {"id": "knight/sword", "name": "sword", "values": [4], "exhausted": True,
                      "magic": False}
+
+
+def test_the_board_is_drawn_from_the_packs_layout_each_space_on_its_land_in_words():
+    # issue 21: the page draws the board, so the extras carry where each land and space lies
+    state = game()
+    x = extras(ENGINE, state)
+    picture = x["map"]
+    places = {land["land"]: land["at"] for land in picture["lands"]}
+    assert set(places) == {"village", "hills", "meadow", "marsh", "forest", "caves"}
+    assert places["meadow"] == places["marsh"]  # a flap's two sides lie in one place
+    for land in x["lands"]:
+        left, top, width, height = places[land["land"]]
+        for sid, _kind in land["spaces"]:
+            px, py = picture["spaces"][sid]
+            assert left <= px <= left + width and top <= py <= top + height, sid
+    assert set(picture["spaces"]) == set(state.pack.spaces)
+    assert x["names"]["v12"] == "village space 12" and x["names"]["court2"] == "courtyard space 2"
+    assert ["v1", "v2"] in picture["links"] and picture["colours"]["h6"] == "red"
+    assert picture["status"] == "guess"
+
+
+def test_a_pack_without_a_layout_is_drawn_in_an_arrangement_of_our_own(tmp_path):
+    import shutil
+    from importlib import resources
+
+    from tabletap.games.key_to_the_kingdom.layout import layout_of
+    from tabletap.games.key_to_the_kingdom.rules.pack import FILES, load_pack
+
+    shipped = resources.files("tabletap.games.key_to_the_kingdom.rules").joinpath(
+        "packs", "default")
+    for name in FILES:
+        shutil.copyfile(str(shipped.joinpath(name)), tmp_path / name)
+    pack = load_pack(str(tmp_path))
+    picture = layout_of(pack)
+    assert set(picture["spaces"]) == set(pack.spaces)
+    columns = {land["land"]: land["at"][0] for land in picture["lands"]}
+    assert columns["meadow"] == columns["marsh"] != columns["village"]

@@ -31,18 +31,18 @@ def landing(page) -> list[str]:
 
 def test_watcher_sees_the_board_and_cannot_change_it(kttk_table, page_of):
     page = page_of(kttk_table)
-    page.wait_for_selector("#kt-board .kt-space")
-    assert page.inner_text("#turn") == "knight's turn"
+    page.wait_for_selector("#kt-map .kt-space")
+    assert page.inner_text("#now-line").startswith("knight: ")
     assert "rolls to move or takes a heroic nap" in page.inner_text("#todo")
     # Every hero on the start space, with their eight items available; lands and flaps.
-    assert page.inner_text(".kt-space.taken[data-space='v1']").count("knight") == 1
+    assert page.text_content("#kt-map .kt-space.taken[data-space='v1'] title").count("knight") == 1
     assert len(page.query_selector_all("[data-hero='wizard'] .kt-item:not(.exhausted)")) == 8
     folded = page.inner_text("#kt-folded")
     assert folded == "Folded away: marsh (west flap, open side), caves (east flap, open side)"
     assert "on the throne" in page.inner_text("#kt-board")
     # No tools for a watcher, and the API refuses a change sent by hand.
     assert page.query_selector("#kt-roll") is None
-    assert page.query_selector("button.kt-space") is None
+    assert page.query_selector("#kt-map [role=button]") is None
     # With this browser's own session and CSRF token: refused for want of a pairing.
     status = page.evaluate("""fetch('/api/session').then((r) => r.json()).then((s) =>
         fetch('/api/do', {method: 'POST', credentials: 'same-origin',
@@ -56,7 +56,7 @@ def test_watcher_sees_the_board_and_cannot_change_it(kttk_table, page_of):
 def test_a_roll_an_item_and_a_landing_space_chosen_by_touch(kttk_table, page_of):
     table = kttk_table
     page = page_of(table)
-    page.wait_for_selector("#kt-board .kt-space")
+    page.wait_for_selector("#kt-map .kt-space")
     pair(page, table)
     # A face the hero die lacks: refused, with the engine's sentence, and nothing changes.
     page.fill("#kt-roll-value", "9")
@@ -69,7 +69,8 @@ def test_a_roll_an_item_and_a_landing_space_chosen_by_touch(kttk_table, page_of)
     page.wait_for_selector("#kt-landing button")
     assert landing(page) == ["v6", "v8", "h11", "m3", "m7"]
     assert sorted(page.eval_on_selector_all(
-        "button.kt-space.reach", "bs => bs.map((b) => b.dataset.space)")) == sorted(landing(page))
+        "#kt-map .kt-space.reach[role=button]", "bs => bs.map((b) => b.dataset.space)")) == sorted(
+        landing(page))
     assert "= 5" in page.inner_text("#kt-roll-now")
     check_phone_layout(page)
     shoot(page, "key-to-the-kingdom", "#kt-now")
@@ -79,12 +80,12 @@ def test_a_roll_an_item_and_a_landing_space_chosen_by_touch(kttk_table, page_of)
     assert landing(page) == ["v2", "v12"]
     assert page.query_selector("[data-hero='knight'] .kt-item.exhausted[data-item='knight/sword']")
     # Touch the highlighted space on the board: the table moves the knight there.
-    page.click("button.kt-space.reach[data-space='v12']")
-    page.wait_for_selector("[data-hero='knight'] h3:has-text('on v12')")
+    page.click("#kt-map .kt-space.reach[data-space='v12']")
+    page.wait_for_selector("[data-hero='knight'] h3:has-text('on village space 12')")
     knight = table.state()["heroes"]["knight"]  # the daemon's own view of the game
     assert knight["space"] == "v12"
     assert "knight/sword" in knight["exhausted"]
-    page.wait_for_selector("#turn:has-text(\"wizard's turn\")")
+    page.wait_for_selector("#now-line:has-text('wizard: ')")
     # The wizard's 1 reaches the fire mountain: touched, the adventure's first step shows.
     page.fill("#kt-roll-value", "1")
     page.click("#kt-roll")
@@ -110,7 +111,7 @@ def test_a_heroic_nap_with_the_items_picked_by_touch(tmp_path, page_of):
         "demon": "wizard"}})
     try:
         page = page_of(table)
-        page.wait_for_selector("#kt-board .kt-space")
+        page.wait_for_selector("#kt-map .kt-space")
         knight, wizard = "[data-hero='knight']", "[data-hero='wizard']"
         assert page.inner_text(f"{knight} .kt-keys") == "red key piece"
         assert page.inner_text(f"{knight} .kt-item.magic:not(.exhausted)") == "bee cannon ±5"
@@ -128,7 +129,7 @@ def test_a_heroic_nap_with_the_items_picked_by_touch(tmp_path, page_of):
         assert page.inner_text("#kt-send-nap") == "Heroic nap: refresh sword, bow"
         check_phone_layout(page)
         page.click("#kt-send-nap")
-        page.wait_for_selector("#turn:has-text(\"wizard's turn\")")
+        page.wait_for_selector("#now-line:has-text('wizard: ')")
         hero = table.state()["heroes"]["knight"]
         assert {"knight/sword", "knight/bow"} <= set(hero["available"])
         assert sorted(hero["exhausted"]) == ["knight/axe", "knight/boots", "knight/lantern",

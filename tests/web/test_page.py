@@ -195,8 +195,11 @@ def test_a_revoked_pairing_is_refused(table, page_of):
     assert "Dad's phone" in page.inner_text("#paired")
     page.click("#pairings summary")
     mine = page.wait_for_selector("#pairinglist li:has-text(\"Dad's phone (this phone)\") button")
+    asked: list[str] = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     mine.click()
     page.wait_for_selector("#pair")
+    assert asked and asked[0].startswith("Unpair this phone?")  # defect 5: asked first
     status = page.evaluate("""async () => (await fetch('/api/undo', {method: 'POST',
         headers: {'Content-Type': 'application/json', 'X-CSRF-Token': TT.session.csrf},
         body: '{}'})).status""")
@@ -209,8 +212,9 @@ def test_undo_and_a_new_game_from_the_phone(table, page_of, kind):
     pair(page, table)
     if kind == "undo":
         before = table.state()
+        page.on("dialog", lambda dialog: dialog.accept())  # "Take back the last move?"
         page.click("#undo")
-        page.wait_for_selector("#toast:has-text('undone')")
+        page.wait_for_selector("#notice:has-text('Taken back')")
         assert table.state() != before
     else:
         # The daemon refuses a new game over one under way: the page abandons it first.
@@ -257,9 +261,9 @@ def test_mid_game_the_table_is_checked_without_moving_anything(table, page_of):
     pair(page, table)
     page.click("#doctor summary")
     page.click("#doctor-run")
-    page.wait_for_selector("#findings li.ok:has-text('reader chest')")
-    assert "state folder" in page.inner_text("#findings")
-    assert "chest servo" not in page.inner_text("#findings")
+    page.wait_for_selector("#findings li.ok:has-text('Reader at the chest: working')")
+    assert "Saved games" in page.inner_text("#findings")
+    assert "chest servo" not in page.text_content("#findings")
     assert "A game is under way" in page.inner_text("#doctor-skipped")
     check_phone_layout(page)
 

@@ -16,6 +16,7 @@ from tabletap.controller.commands.common import (
 )
 from tabletap.controller.health import checks
 from tabletap.controller.health.checks import report, run_checks, simulated_context
+from tabletap.controller.health.speaker import speaker_findings
 
 
 def __getattr__(name: str) -> object:
@@ -51,6 +52,7 @@ def doctor(args: argparse.Namespace) -> int:
         config.pin_factory else ""
     print(f"tabletap doctor: {source}, backend {config.backend}{factory}"
           + (" (simulated)" if simulate else ""), flush=True)
-    text, code = report(run_checks(config, context, clock, args.press, args.press_timeout))
+    findings = run_checks(config, context, clock, args.press, args.press_timeout)
+    text, code = report(findings + speaker_findings(config, simulate))
     print(text)
     return code

@@ -37,7 +37,9 @@ def register(subparsers: Any) -> None:
     sub.required = True
 
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--config", metavar="FILE", help="tabletap config (default: built-in)")
+        p.add_argument("--config", metavar="FILE",
+                       help="tabletap config (default: $TABLETAP_CONFIG, else "
+                            "/etc/tabletap/table.yaml, else the built-in simulated table)")
         p.add_argument("--reader", metavar="NAME", help="which reader (default: default_reader)")
         p.add_argument("--registry", metavar="FILE", help="UID registry (default: from config)")
         p.add_argument("--sim", action="store_true", help="use the emulated PN532")

@@ -35,14 +35,17 @@ from tabletap.controller.control_socket.takes import (
 from tabletap.controller.games import registry
 from tabletap.controller.rules.base import JSON, Rejection
 from tabletap.controller.spoken.words import piece_words
+from tabletap.controller.state.damage import HELD_LINE
 from tabletap.controller.table.enrolment import EnrolDesk, EnrolmentError
 from tabletap.controller.table.notices import Changed, Lights, Notice, Refused, Said
 from tabletap.controller.table.protocols import TableDaemon
+from tabletap.controller.table.voicedesk import CHANGES, VOICE_PIECE, VoiceDesk
 
 log = logging.getLogger("tabletap.page")
 
 PROTOCOL = 1
 FEED_LINES = 60
+DOUBLE_PRESS = 0.8  # seconds: end-turn twice within this is "say that again"
 
 Handler = Callable[[TableDaemon, dict[str, Any]], dict[str, Any]]
 Extras = Callable[[Any, Any], JSON]
@@ -64,6 +67,7 @@ class WebSide:
         self.lines: deque[dict[str, Any]] = deque(maxlen=FEED_LINES)
         self.seq = 0
         self.refusal: dict[str, Any] | None = None
+        self._refused_in: Any = None  # the game (its header) the refusal was made in
         self.counter = 0
         self._session: Any = None
         self._desk_version = -1
@@ -73,6 +77,9 @@ class WebSide:
         self.desk = PairingDesk(PairingStore.load(config.state_dir), self._show, self._say,
                                 config.web.pairing_seconds, say=self._say_aloud)
         self.enrol = EnrolDesk(daemon.readers, daemon.identifier.registry, self._say)
+        self.voice = VoiceDesk(config.state_dir, config.voice)
+        self._voice_version = self.voice.version
+        self._end_turn_at = float("-inf")  # the last short press of end-turn
         self._listen()
 
     # -- the session's notices -------------------------------------------------------------
@@ -86,6 +93,7 @@ class WebSide:
             self._session.notices.unsubscribe(self._notice)
         session.notices.subscribe(self._notice)
         self._session = session
+        self.voice.apply(session.speaker)  # a new game's session speaks at the chosen level
         self.counter += 1
 
     def _notice(self, notice: Notice) -> None:
@@ -94,7 +102,11 @@ class WebSide:
             self.lines.append({"seq": self.seq, "text": notice.text.strip()})
             self.counter += 1
         elif isinstance(notice, Refused):
-            self.refusal = {"seq": self.seq, "code": notice.code, "message": notice.message}
+            # with the game as it stood, so a page shows it only until the game moves on
+            session = self.daemon.session
+            self.refusal = {"seq": self.seq, "code": notice.code, "message": notice.message,
+                            "actions": session.actions}
+            self._refused_in = session.header
             self.counter += 1
         elif isinstance(notice, Changed):
             self.counter += 1
@@ -144,7 +156,11 @@ class WebSide:
     # -- the daemon's hooks ------------------------------------------------------------------
 
     def tap(self, reader: str, piece: str, now: float) -> None:
-        """An `admin/<n>` piece was placed: pairing, never the game."""
+        """An `admin/<n>` piece was placed: pairing, never the game; a `voice/...` card: the
+        voice's controls (controller.table.voicedesk)."""
+        if VOICE_PIECE.match(piece):
+            self.voice.card(piece, self.daemon.session.speaker)
+            return
         try:
             self.desk.tap(reader, piece, now)
         except Rejection as rejection:
@@ -158,7 +174,21 @@ class WebSide:
             self.enrol.tag(reader, tag)
         return True
 
+    def takes_press(self, name: str, kind: str, now: float) -> bool:
+        """A second short press of end-turn within DOUBLE_PRESS seconds of the first says the
+        last sentence again and never reaches the game. The first press does what a press
+        does: the table never holds a press back to wait for a second one."""
+        if name != "end-turn" or kind != "press":
+            return False
+        if now - self._end_turn_at <= DOUBLE_PRESS:
+            self._end_turn_at = float("-inf")
+            self.voice.repeat(self.daemon.session.speaker)
+            return True
+        self._end_turn_at = now
+        return False
+
     def tick(self, now: float) -> None:
+        self.voice.apply(self.daemon.session.speaker)  # bedtime begins by the clock
         self.desk.tick(now)
         self.daemon.session.resting = "pairing" if self.desk.waiting else None
         self._light_code(now)
@@ -170,6 +200,9 @@ class WebSide:
         if self.desk.version != self._desk_version:
             self._desk_version = self.desk.version
             self.counter += 1
+        if self.voice.version != self._voice_version:
+            self._voice_version = self.voice.version
+            self.counter += 1
         return self.counter
 
     def snapshot(self) -> JSON:
@@ -178,6 +211,8 @@ class WebSide:
         header = session.header
         game = header.game if header is not None else getattr(engine, "name", None)
         last = session.last
+        if self.refusal is not None and session.header is not self._refused_in:
+            self.refusal = None  # another game, or none: that refusal is no news any more
         playing = engine is not None and state is not None  # none after abandon, before a card
         view = json.loads(json.dumps(engine.public_view(state, False))) if playing else {}
         spec = registry.find(game or "")
@@ -189,6 +224,8 @@ class WebSide:
             "game": game,
             "title": spec.title if spec is not None else game,
             "players": list(header.players) if header else list(view.get("players", [])),
+            # the game's options, so "play again" starts the same game for the same players
+            "options": json.loads(json.dumps(header.options)) if header else {},
             "turn": engine.current_player(state) if playing else None,
             "over": engine.is_over(state) if playing else False,
             "winners": list(engine.winners(state)) if playing else [],
@@ -204,6 +241,15 @@ class WebSide:
                 "events": [ev.text for ev in last.events],
             },
             "refusal": self.refusal,
+            # a damaged journal the daemon holds (state/damage.py): said at the top of the page
+            # until a new game starts, so a parent who opens the page later still learns it
+            "held": HELD_LINE
+            if getattr(getattr(session, "journal", None), "damaged", False) and not playing
+            else None,
+            # the voice's level (1 to `most`), mute and bedtime, for the page's buttons
+            "voice": self.voice.view(),
+            # a game card's set-up under way (`{game, seats}`), for the start screen's line
+            "setup": session.setup.view() if not playing else None,
             "log": list(self.lines),
             "enrolment": enrolment,
             # the next piece to enrol in the game's own words (the page knows no game's ids)
@@ -333,14 +379,25 @@ def doctor(daemon: TableDaemon, request: dict[str, Any]) -> dict[str, Any]:
     every check `tabletap doctor` makes while no game is under way; mid-game only those that
     move nothing, and `skipped` says why in a sentence."""
     from tabletap.controller.health.checks import report
+    from tabletap.controller.health.plain import plain
     from tabletap.controller.health.table import MID_GAME, table_findings
 
     moving = not daemon.session.playing
     findings = table_findings(daemon, _side(daemon).context, moving)
     return {"ok": True, "full": moving, "skipped": None if moving else MID_GAME,
             "summary": report(findings)[0].splitlines()[-1],  # `tabletap doctor`'s last line
-            "findings": [{"status": f.status, "device": f.device, "detail": f.detail}
-                         for f in findings]}
+            # `said`: the line in a parent's words; device and detail for the maker
+            "findings": [{"status": f.status, "device": f.device, "detail": f.detail,
+                          "said": plain(f)} for f in findings]}
+
+
+def voice(daemon: TableDaemon, request: dict[str, Any]) -> dict[str, Any]:
+    """`{"voice": "louder"}` (quieter, mute, unmute, repeat): the voice's controls, as the
+    voice cards work them; `said` is what the table answered or said again."""
+    side = _side(daemon)
+    said = side.voice.change(request["voice"], daemon.session.speaker)
+    side.current_counter()
+    return {"ok": True, "voice": side.voice.view(), "said": said}
 
 
 def snapshot(daemon: TableDaemon, request: dict[str, Any]) -> dict[str, Any]:
@@ -362,6 +419,7 @@ HANDLERS: dict[str, Handler] = {
     "snapshot": snapshot,
     "enrol": enrol,
     "doctor": doctor,
+    "voice": voice,
 }
 # The exact value each kind takes (control_socket.takes): the dispatch refuses any other.
 TAKES: dict[str, Takes] = {
@@ -371,6 +429,7 @@ TAKES: dict[str, Takes] = {
     "snapshot": TRUE.with_qualifiers(since=COUNTER),
     "enrol": MAPPING,
     "doctor": TRUE,
+    "voice": Takes(f"one of {', '.join(repr(c) for c in CHANGES)}", lambda v: v in CHANGES),
 }
 
 

@@ -15,11 +15,12 @@ from __future__ import annotations
 import collections
 import logging
 import queue
+import re
 import shutil
 import subprocess
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 log = logging.getLogger("tabletap.voice")
@@ -34,6 +35,24 @@ class VoiceSettings:
     voice: str = "en"
     rate: int = 150  # words per minute
     volume: int = 100  # espeak-ng amplitude, 0..200
+
+
+# ALSA's own lines ("ALSA lib confmisc.c:855:(parse_card) cannot find card '0'"): the first
+# one is the cause; espeak-ng's last line ("error: No such file or directory") only its echo.
+_ALSA = re.compile(r"^ALSA lib [^ ]*\((\w+)\) (.+)$")
+NO_CARD_HINT = ("no working sound card: check the speaker's plug (or the USB sound card), and "
+                "`aplay -l` lists the cards the system sees")
+
+
+def espeak_reason(returncode: int, stderr: str) -> str | None:
+    """Why espeak-ng could not speak, in its first cause's words; None when it spoke."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    alsa = [m for m in (_ALSA.match(line) for line in lines) if m]
+    if alsa:
+        return f"ALSA: {alsa[0].group(2)} ({NO_CARD_HINT})"
+    if returncode or any("error" in line.lower() for line in lines):
+        return f"espeak-ng failed ({returncode}): " + (lines or ["no reason given"])[-1]
+    return None
 
 
 def espeak_command(text: str, settings: VoiceSettings, stdout: bool = False) -> list[str]:
@@ -120,11 +139,10 @@ class VoiceWorker:
         if self.wav_dir is None:
             done = subprocess.run(espeak_command(text, self.settings), capture_output=True,
                                   timeout=60, check=False)
-            errors = done.stderr.decode(errors="replace").strip()
             # espeak-ng exits 0 when it cannot open the sound card; only stderr says so
-            if done.returncode or "error" in errors.lower():
-                self._failed(f"espeak-ng failed ({done.returncode}): "
-                             + (errors.splitlines() or ["no reason given"])[-1])
+            why = espeak_reason(done.returncode, done.stderr.decode(errors="replace"))
+            if why:
+                self._failed(why)
             return
         target = self.wav_dir / f"{count:04d}.wav"
         with subprocess.Popen(espeak_command(text, self.settings, stdout=True),
@@ -147,13 +165,30 @@ class Speaker:
         self.worker = worker
         self.said: collections.deque[str] = collections.deque(maxlen=SAID_KEPT)
         self.total = 0  # sentences said since the start, `said` keeps only the last ones
+        self.muted = False  # mute: every sentence still kept in `said`, none spoken
+        self.volume = worker.settings.volume if worker is not None else None
 
     def say(self, text: str) -> None:
         if not text:
             return
         self.said.append(text)
         self.total += 1
-        if self.worker is not None:
+        self._speak(text)
+
+    def say_only(self, text: str) -> None:
+        """Spoken (unless muted) but not kept as a sentence of the game: the voice's own
+        answers ("Louder.") and a repeat, which `repeat` must not take for the last one."""
+        if text:
+            self._speak(text)
+
+    def set_level(self, volume: int, muted: bool) -> None:
+        """The family's volume and mute (spoken.volume); the next sentence has it."""
+        self.volume, self.muted = volume, muted
+        if self.worker is not None and self.worker.settings.volume != volume:
+            self.worker.settings = replace(self.worker.settings, volume=volume)
+
+    def _speak(self, text: str) -> None:
+        if self.worker is not None and not self.muted:
             self.worker.say(text)
 
     def close(self) -> None:

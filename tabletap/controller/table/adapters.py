@@ -13,6 +13,7 @@ from typing import Any
 from tabletap.controller import entrypoints
 from tabletap.controller.ports import Outputs, TagReader
 from tabletap.controller.settings.config import Config
+from tabletap.controller.table.bedtime import with_bedtime
 
 BACKENDS = "tabletap.backends"
 TRANSPORTS = "tabletap.transports"
@@ -53,7 +54,9 @@ def build_readers(config: Config, context: dict[str, Any]) -> dict[str, TagReade
 
 
 def build_outputs(config: Config, context: dict[str, Any]) -> Outputs:
-    return _load(BACKENDS, config.backend)(config, context)
+    """The backend's outputs; with `lights.quiet`, their lights dimmed at bedtime (here, once,
+    rather than in each backend: every adapter only has to honour a brightness)."""
+    return with_bedtime(_load(BACKENDS, config.backend)(config, context), config.lights.quiet)
 
 
 def available(group: str) -> list[str]:

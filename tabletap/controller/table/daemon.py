@@ -24,6 +24,7 @@ from tabletap.controller.table.identity import Identifier, IdentityError
 from tabletap.controller.table.presence import PresenceTracker
 from tabletap.controller.table.protocols import AdminDesk
 from tabletap.controller.table.session import TableSession
+from tabletap.controller.table.waiter import READER, LoopWaiter
 
 log = logging.getLogger("tabletap.daemon")
 # While pausing, the control socket is served this often (seconds): a request waits at most
@@ -31,6 +32,9 @@ log = logging.getLogger("tabletap.daemon")
 # did so because a reader answered.
 SERVE_SLICE = 0.04
 WOKEN = 0.002
+# The longest pause of a quiet table whose inputs wake the loop (Daemon.pause): what is left
+# to do then is the watchdog's ping (service.PING_EVERY) and the timers the pause knows.
+IDLE_PAUSE = 1.0
 
 BACKOFF_START = 0.5
 BACKOFF_MAX = 10.0
@@ -202,6 +206,8 @@ class Daemon:
         for inp in inputs:
             if inp.kind in ("lid-open", "lid-closed"):
                 self.session.input(inp, now)
+            elif self.admin is not None and self.admin.takes_press(inp.name, inp.kind, now):
+                continue  # end-turn twice quickly: the table says its last sentence again
             else:
                 self.session.handle(ButtonPressed(inp.name, inp.kind == "hold"), now)
         if self.admin is not None:
@@ -225,13 +231,12 @@ class Daemon:
                 code, sentence = IDENTITY_CODES["corrupt"]
                 self.session.reject(Rejection(code, f"{sentence} ({exc})"), now)
             return
-        if self.admin is not None and piece.startswith("admin/"):
+        if self.admin is not None and piece.startswith(("admin/", "voice/")):  # the table's
             if kind == "placed":
                 self.admin.tap(reader, piece, now)
             return
         event = PiecePlaced(reader, piece) if kind == "placed" else PieceLifted(reader, piece)
-        if kind == "placed":
-            log.info("reader %s: %s placed", reader, piece)
+        log.info("reader %s: %s %s", reader, piece, "placed" if kind == "placed" else "lifted")
         self.session.handle(event, now)
 
     def poll_wait(self, period: float, resting_period: float | None,
@@ -244,8 +249,32 @@ class Daemon:
             list(self._supervised.values()), period, resting_period, confirm_period
         )
 
+    def pause(self, period: float, resting_period: float | None,
+              confirm_period: float | None = None, idle_limit: float | None = None) -> float:
+        """`poll_wait`, stretched while the table is quiet: every reader waits for a tap (or is
+        missing, retried at its time), no piece rests, the session has no timer running and
+        `idle_limit` is given (the loop is woken by the buttons, so only timers are left). The
+        pass then comes at the soonest timer: an armed listing's renewal, a missing reader's
+        retry, or `idle_limit` (the watchdog's ping, the Pico link's sign of life)."""
+        wait = self.poll_wait(period, resting_period, confirm_period)
+        if idle_limit is None or idle_limit <= wait or not self.session.timers_idle():
+            return wait
+        now = self.clock.now()
+        due = now + idle_limit
+        for sup in self._supervised.values():
+            if sup.missing:
+                due = min(due, sup.retry_at)
+                continue
+            renewal = getattr(sup.reader, "renewal_due", None)
+            at = renewal() if renewal is not None else None
+            if at is None or sup.unsure or sup.tracker.present() or sup.tracker.unsettled():
+                return wait
+            due = min(due, at)
+        return max(wait, due - now)
+
     def idle(self, seconds: float, serve: Callable[[], object] | None = None,
-             requests: Callable[[], list[Any]] | None = None) -> None:
+             requests: Callable[[], list[Any]] | None = None,
+             waiter: LoopWaiter | None = None) -> str | None:
         """The loop's pause between passes: up to `seconds`, cut short by a tap on any reader
         that waits for one. With `serve` (the control socket's `serve_pending`) and `requests`
         (its sockets), a console or the phone page is answered during the pause rather than at
@@ -254,13 +283,15 @@ class Daemon:
         emulated ports, which keep their own time)."""
         readers = [sup.reader for sup in self._supervised.values() if not sup.missing]
         handles = reader_handles(readers)
+        if waiter is not None and isinstance(self.clock, SystemClock):
+            return self._wait_in(waiter, seconds, handles, serve, requests)
         if serve is None or requests is None:
             wait_for_readers(readers, self.clock, seconds, handles)
-            return
+            return None
         if all(hasattr(h, "fileno") for h in handles) and isinstance(self.clock, SystemClock):
             try:
                 wait_serving(handles, requests, serve, seconds)
-                return
+                return None
             except (OSError, ValueError):  # a descriptor closed under the wait
                 log.debug("waiting on the readers and requests failed", exc_info=True)
         end = self.clock.now() + seconds
@@ -270,7 +301,31 @@ class Daemon:
             wait_for_readers(readers, self.clock, step)
             serve()
             if self.clock.now() - started < step - WOKEN:
-                return  # a reader answered (or the simulated table changed): the next pass now
+                return None  # a reader answered (or the simulated table changed): next pass
+        return None
+
+    def _wait_in(self, waiter: LoopWaiter, seconds: float, handles: list[Any],
+                 serve: Callable[[], object] | None,
+                 requests: Callable[[], list[Any]] | None) -> str | None:
+        """The pause in the loop's one selector (table/waiter.py): descriptors are waited on
+        there; a handle that is none (the simulator's emulated port) is a timer at the moment
+        its answer is on the host's side."""
+        fds = [h for h in handles if hasattr(h, "fileno")]
+        timers = []
+        for handle in handles:
+            if hasattr(handle, "fileno"):
+                continue
+            due = handle.port.ready_at() if hasattr(handle, "port") else \
+                time.monotonic() + SERVE_SLICE
+            if due is not None:
+                timers.append(due)
+        if timers and min(timers) <= time.monotonic():
+            return READER
+        try:
+            return waiter.wait(seconds, fds, requests, serve, timers, self.poll_period)
+        except (OSError, ValueError):  # a descriptor closed under the wait: the next pass
+            log.debug("waiting on the readers and requests failed", exc_info=True)
+            return None
 
     def run_for(self, seconds: float) -> None:
         """Tick for `seconds` of the daemon's clock (virtual in the simulator), pausing as

@@ -13,7 +13,7 @@ from typing import Any
 from tabletap.controller.games import registry
 
 ADMIN_CARDS = 2
-TABLE_SETS = ("admin", "game")
+TABLE_SETS = ("admin", "game", "voice")
 
 
 def admin() -> list[str]:
@@ -26,6 +26,14 @@ def game_cards() -> list[str]:
     return [f"game/{name}" for name in registry.game_names()]
 
 
+def voice_cards() -> list[str]:
+    """The voice's cards: louder, quieter, mute (again: on), say that again
+    (controller.table.voicedesk)."""
+    from tabletap.controller.table.voicedesk import voice_cards as cards
+
+    return cards()
+
+
 def sets() -> list[str]:
     """The names `pieces_of` takes: every installed game, then the table's own cards."""
     return [*registry.game_names(), *TABLE_SETS]
@@ -35,10 +43,10 @@ def pieces_of(game: str, decks: tuple[str, ...] = (), only: str | None = None) -
     """The set of `game` (with the given decks, for a game whose players bring their own),
     narrowed to ids starting with `only`."""
     spec = registry.find(game)
-    if game == "admin" or game == "game":
+    if game in TABLE_SETS:
         if decks:
             raise ValueError(f"--deck does not apply to the {game} cards")
-        found = admin() if game == "admin" else game_cards()
+        found = {"admin": admin, "game": game_cards, "voice": voice_cards}[game]()
     elif spec is None:
         raise ValueError(f"no piece list for {game!r}; known: {', '.join(sets())}")
     elif decks and spec.decks is None:

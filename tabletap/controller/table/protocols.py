@@ -26,6 +26,11 @@ class AdminDesk(Protocol):
 
     def tick(self, now: float) -> None: ...
 
+    def takes_press(self, name: str, kind: str, now: float) -> bool:
+        """Whether a button press is the table's own (end-turn pressed twice quickly: say
+        that again), so the game never sees it."""
+        ...
+
 
 class TableDaemon(Protocol):
     """The running table, as a request kind sees it."""

@@ -44,7 +44,13 @@ from tabletap.controller.table.setup import (
     Undo,
     Wait,
 )
-from tabletap.controller.table.takeback import chance_reason, put_back
+from tabletap.controller.table.takeback import (
+    chance_reason,
+    checks_after_last_move,
+    checks_sentence,
+    put_back,
+    undid,
+)
 
 log = logging.getLogger("tabletap.session")
 
@@ -157,10 +163,12 @@ class TableSession:
                 self._chance.add(i)
         self.actions += len(entries)
         self.state = state
+        # The move is durable: the chest and the lights answer now, and only then is it
+        # narrated, published to the page and said (none of them may delay the latch).
+        self._answer(tuple(events), now)
         for ev in events:
             self.tell(ev.text)
             log.info("%s: %s", ev.kind, ev.text)
-        self._answer(tuple(events), now)
         for action in resolved:
             self.table.accepted(action)
         return self._answered(Result(True, events=tuple(events)))
@@ -291,9 +299,19 @@ class TableSession:
         if not self.history:
             return self.reject(Rejection("nothing-to-undo", "Nothing has been played yet."),
                                now)
-        last = self.history[-1]
-        why = chance_reason(last.action) or (
-            "chance stays as it came" if last.number in self._chance else None)
+        # Undo goes back over moves: table checks (a new line's domino tapped) after the last
+        # move go with it, since nobody calls them a move (controller.table.takeback).
+        game = self.header.game
+        checks = checks_after_last_move(game, [p.action for p in self.history])
+        if checks == len(self.history):
+            return self.reject(Rejection(
+                "nothing-to-undo", "Nothing to take back yet: tapping what the box gave is not "
+                "a move."), now)
+        undone = self.history[len(self.history) - checks - 1:]
+        last = undone[0]
+        why = next((chance_reason(p.action) or (
+            "chance stays as it came" if p.number in self._chance else None)
+            for p in undone if chance_reason(p.action) or p.number in self._chance), None)
         if why:
             return self.reject(Rejection("undo-chance", f"That cannot be taken back: {why}."),
                                now)
@@ -306,19 +324,22 @@ class TableSession:
             return self.reject(Rejection(
                 "undo-turn", f"That was in {owner}'s turn, which is over: undo goes back only "
                 f"to the start of {self.engine.current_player(self.state)}'s turn."), now)
-        try:
-            self.journal.append_undo(last.number)
-        except OSError as exc:
-            log.error("cannot write the journal %s: %s", self.journal.path, exc)
-            return self.reject(Rejection(
-                "journal-error", f"tabletap could not save the undo ({exc.strerror or exc}), "
-                "so nothing is taken back. Check the SD card, then try again."), now)
-        self.history.pop()
-        self.undos += 1
-        self._chance.discard(last.number)
-        self.state, self.actions = last.before, self.actions - 1
+        for played in reversed(undone):  # the newest first, one journal entry each
+            try:
+                self.journal.append_undo(played.number)
+            except OSError as exc:
+                log.error("cannot write the journal %s: %s", self.journal.path, exc)
+                return self.reject(Rejection(
+                    "journal-error", f"tabletap could not save the undo ({exc.strerror or exc}),"
+                    " so the move is not taken back. Check the SD card, then try again."), now)
+            self.history.pop()
+            self.undos += 1
+            self._chance.discard(played.number)
+            self.state, self.actions = played.before, self.actions - 1
         self.table = type(self.table)() if self.table is not None else None
-        text = f"Taken back. {put_back(self.header.game, last.action, last.before)}".strip()
+        text = " ".join(filter(None, (
+            undid(game, owner, last.action), put_back(game, last.action, last.before),
+            checks_sentence(game, [p.action for p in undone[1:]]))))
         if handed_over:
             text += f" It is {owner}'s turn again."
         if any(ev.kind == "chest-open" for ev in last.events) and self.outputs.chest.is_open:
@@ -334,6 +355,19 @@ class TableSession:
         if self.table is None or not is_dataclass(self.table):
             return False
         return replace(self.table, forced={}) != type(self.table)()
+
+    def timers_idle(self) -> bool:
+        """Whether nothing here waits on a timer (a relock, the lights' feedback, a resting
+        pattern, a half-made gesture's time-out): then `tick` has nothing to do until an input
+        comes, and the daemon's loop may sleep until one does (Daemon.pause)."""
+        if self._relock_at is not None or self._feedback_until is not None \
+                or self.resting is not None:
+            return False
+        if self.table is None:
+            return True
+        if not is_dataclass(self.table):
+            return type(self.table).expire is GameTable.expire
+        return not self._gesture_pending()
 
     # -- what the family hears ------------------------------------------------------------------
 

@@ -45,7 +45,11 @@ class Desk:
     say: Say = print
     period: float = 0.1
     miss_threshold: int = 2
+    # A reader that does not answer for this long is not coming back by itself (a cable, the
+    # wrong transport): say so and point at `tabletap doctor`, whose wiring hints find it.
+    silent_limit: float = 15.0
     _missing_said: bool = False
+    _missing_since: float | None = None
     tracker: PresenceTracker = field(init=False)
 
     def __post_init__(self) -> None:
@@ -56,12 +60,22 @@ class Desk:
         try:
             poll = self.reader.poll()
         except ReaderUnavailable as exc:
+            now = self.clock.now()
+            if self._missing_since is None:
+                self._missing_since = now
+            if now - self._missing_since >= self.silent_limit:
+                raise TagJobError(
+                    f"reader {self.reader.name} has not answered for {self.silent_limit:g} s "
+                    f"({exc}). Run `tabletap doctor` (with the same --config) to see why: it "
+                    "checks every reader and names the wiring to look at.") from exc
             if not self._missing_said:
-                self.say(f"reader {self.reader.name} does not answer ({exc}); still trying")
+                self.say(f"reader {self.reader.name} does not answer ({exc}); trying for "
+                         f"{self.silent_limit:g} s")
                 self._missing_said = True
             self.tracker.forget()
             self.clock.sleep(1.0)
             return None
+        self._missing_since = None
         if self._missing_said:
             self.say(f"reader {self.reader.name} is back")
             self._missing_said = False

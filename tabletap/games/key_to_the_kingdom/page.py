@@ -6,6 +6,10 @@ with their values, the adventure or castle step under way (its target and the sh
 applies), the face-up Demon King tokens and the legal actions now are spelled out here, on the
 daemon's side, where the pack is. Nothing hidden goes out: the event deck's order would show in
 its legal draws, so draws are left out (the card is tapped at the table).
+
+The board is drawn, not listed (issue 21): `map` carries where each land and space lies (the
+pack's layout.yaml, layout.py) and `names` each space in words, "village space 3" as the voice
+says it, since an id such as "v3" names nothing a family sees on the board.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from tabletap.controller.rules.base import JSON
+from tabletap.games.key_to_the_kingdom.layout import layout_of
+from tabletap.games.key_to_the_kingdom.rules.pack import Pack
 from tabletap.games.key_to_the_kingdom.rules.play import Play
 from tabletap.games.key_to_the_kingdom.rules.state import (
     MAGIC_PREFIX,
@@ -34,6 +40,8 @@ def extras(engine: Any, state: KttkState) -> JSON:
         "lands": [_land(state, land, spaces) for land, spaces in pack.lands.items()
                   if land != "courtyard"],
         "courtyard": [[s, describe(state, s)] for s in pack.courtyard],
+        "map": layout_of(pack),
+        "names": space_names(pack),
         "items": {hero: [_item(state, i) for i in state.owned(hero)] for hero in state.players},
         "companions": {hero: [{"card": n, "name": pack.card(n).name, "bonus": pack.card(n).bonus}
                               for n in state.companions[hero]] for hero in state.players},
@@ -45,6 +53,18 @@ def extras(engine: Any, state: KttkState) -> JSON:
         "legal": [a for a in map(engine.action_to_json, engine.legal_actions(state))
                   if a["action"] not in HIDDEN],
     }
+
+
+def space_names(pack: Pack) -> dict[str, str]:
+    """Every space in words: its land and its place there ("village space 3", "courtyard space
+    2"), the way the table's voice says it (table.KttkTable.said)."""
+    out = {}
+    for land, spaces in pack.lands.items():
+        for i, sid in enumerate(spaces):
+            out[sid] = f"{land.replace('-', ' ')} space {i + 1}"
+    for i, sid in enumerate(pack.courtyard):
+        out[sid] = f"courtyard space {i + 1}"
+    return out
 
 
 def _land(state: KttkState, land: str, spaces: tuple[str, ...]) -> JSON:

@@ -1,7 +1,7 @@
 // Key to the Kingdom: what the game waits for, the roll in progress, the adventure or castle step
 // under way, every hero (space, Demon die, key pieces, companions, items available and
-// exhausted), the lands showing and folded away with the heroes on them, the courtyard and the
-// castle. A paired phone enters what a tap cannot say: the landing space (touch a highlighted
+// exhausted), the board drawn as the table has it (the lands showing in their places, the folded
+// ones named, the heroes' pawns, the hero just moved ringed), the courtyard and the castle. A paired phone enters what a tap cannot say: the landing space (touch a highlighted
 // space or its button), a physical roll by number, an item's add or subtract, and the other
 // choices the engine offers. Every touch sends the console's `do:` action; the daemon's snapshot
 // lists the legal ones (extra.legal), so this file knows no rule.
@@ -13,8 +13,6 @@
   // items than that the page lets them be picked one by one and sends the set.
   const PICKS = { nap: "Heroic nap: refresh", refresh: "Refresh", exhaust: "Exhaust" };
   const words = (s) => String(s).replace(/-/g, " ");
-  const SHORT = { start: "start", boring: "", event: "event", "demon die": "Demon die",
-    genie: "genie", whirlpool: "whirlpool", void: "void" };
 
   // "knight/sword" -> "sword", "magic/bee-cannon" -> "bee cannon", "event/7" -> its companion.
   function itemName(snap, id) {
@@ -29,12 +27,6 @@
     return words(id.split("/").slice(1).join(" "));
   }
   const ownerOf = (id) => id.split("/")[0];
-
-  function spaceLabel(kind) {
-    if (kind.startsWith("refresh")) return `↻ ${kind.split(" ")[1]}`;
-    if (kind.startsWith("adventure: ")) return kind.slice(11);
-    return SHORT[kind] ?? kind;
-  }
 
   function swatch(snap, ctx, hero) {
     return h("span", { class: "swatch", css: { background: ctx.colourOf(snap, hero, snap.players.indexOf(hero)) } });
@@ -135,7 +127,7 @@
       out.push(h("h2", {}, moves.length > 1 ? `Land on one of ${moves.length} spaces` : "Land on"),
         h("div", { class: "kt-choices", id: "kt-landing" }, moves.map((a) =>
           h("button", { type: "button", class: "kt-land", "data-space": a.to,
-            onclick: () => ctx.act(a) }, h("strong", {}, a.to), ` ${kinds.get(a.to) || ""}`))));
+            onclick: () => ctx.act(a) }, h("strong", {}, spaceWords(snap, a.to)), ` ${kinds.get(a.to) || ""}`))));
     }
     const uses = legal.filter((a) => a.action === "use");
     if (uses.length) {
@@ -194,7 +186,7 @@
         const keys = snap.extra.keys[hero] || [];
         const comps = snap.extra.companions[hero] || [];
         return h("div", { class: `kt-hero ${hero === snap.turn ? "now" : ""}`, "data-hero": hero },
-          h("h3", {}, swatch(snap, ctx, hero), hero, ` on ${info.space}`,
+          h("h3", {}, swatch(snap, ctx, hero), hero, ` on ${spaceWords(snap, info.space)}`,
             info.courtyard ? " (courtyard)" : "",
             info.demon_die ? h("span", { class: "kt-demon", id: "kt-demon-holder" }, " holds the Demon die") : ""),
           h("p", { class: "kt-keys" }, keys.length
@@ -207,27 +199,176 @@
   }
 
   // -- the board -------------------------------------------------------------------------------------
+  // Drawn as the table has it (issue 21): the two boards side by side, each with its folding flap
+  // at its outer edge, the Demon King board (courtyard and castle) apart above them; every land in
+  // its place (extra.map, the pack's layout.yaml), its spaces on it joined by their paths, each
+  // hero's pawn in their colour, the landing choices ringed (a paired phone touches one), and the
+  // space a hero just moved to ringed in yellow. Spaces are named in words ("village space 3"),
+  // never by their ids.
 
-  function board(snap, ctx) {
-    const v = snap.view;
+  const NS = "http://www.w3.org/2000/svg";
+  function svg(tag, attrs, ...children) {
+    const el = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) el.setAttribute(k, v);
+    for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c);
+    return el;
+  }
+  const R = 12;
+  const KEY_INK = { red: "#b3261e", green: "#1b6e2c", blue: "#1f4fa3" };
+  // what a space shows inside its disc (the legend under the picture says each in words)
+  const MARK = { start: "★", event: "?", "demon-die": "☠", genie: "✦", whirlpool: "◎" };
+  // Who moved, to where: kept from picture to picture until positions change again, so a redraw
+  // for another reason (a roll, a line of the play-by-play) keeps the ring. A page opened after
+  // the move rings nothing until the next one.
+  const seen = { game: null, spaces: null, moved: {} };
+
+  function movedNow(snap) {
+    const spaces = Object.fromEntries(snap.players.map((p) => [p, snap.view.heroes[p].space]));
+    const game = `${snap.game}/${snap.players.join(",")}`;
+    if (seen.game !== game) { seen.game = game; seen.spaces = spaces; seen.moved = {}; return seen.moved; }
+    const moved = Object.fromEntries(Object.entries(spaces).filter(([p, s]) => seen.spaces[p] !== s));
+    if (Object.keys(moved).length) { seen.moved = moved; seen.spaces = spaces; }
+    return seen.moved;
+  }
+
+  function spaceWords(snap, id) { return (snap.extra.names || {})[id] || "a space"; }
+
+  function bookShape(x, y, ink) {  // an adventure's book: two pages open
+    return svg("path", { d: `M ${x - 7} ${y - 4} Q ${x - 3} ${y - 6} ${x} ${y - 3} Q ${x + 3} ${y - 6} ${x + 7} ${y - 4} `
+      + `V ${y + 5} Q ${x + 3} ${y + 3} ${x} ${y + 6} Q ${x - 3} ${y + 3} ${x - 7} ${y + 5} Z M ${x} ${y - 3} V ${y + 6}`,
+    fill: "#fff", stroke: ink, "stroke-width": "1.8", "stroke-linejoin": "round", "aria-hidden": "true" });
+  }
+
+  function kindOf(snap, id, kinds) {
+    const kind = kinds.get(id) || "";
+    return kind.startsWith("refresh") ? "refresh" : kind.startsWith("adventure") ? "adventure" : kind.replace(/ /g, "-");
+  }
+
+  function spaceDisc(snap, ctx, id, kind, at, state) {
+    const [x, y] = at;
+    const k = kindOf(snap, id, state.kinds);
+    const who = state.here.get(id) || [];
+    const reach = state.reach.get(id);
+    const cls = ["kt-space", k, who.length ? "taken" : "", reach ? "reach" : "",
+      Object.values(state.moved).includes(id) ? "justnow" : ""].filter(Boolean).join(" ");
+    const touch = reach && ctx.paired && !snap.over;
+    const said = `${spaceWords(snap, id)}: ${kind}${who.length ? `; ${who.join(" and ")} here` : ""}`
+      + (reach ? "; a landing choice" : "");
+    const g = svg("g", { class: cls, "data-space": id, role: touch ? "button" : null,
+      tabindex: touch ? "0" : null, "aria-label": touch ? `land on ${said}` : null },
+    svg("title", {}, said));
+    if (touch) {
+      g.append(svg("circle", { cx: x, cy: y, r: R + 9, class: "hit" }));
+      g.addEventListener("click", () => ctx.act(reach));
+      g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); ctx.act(reach); } });
+    }
+    if (Object.values(state.moved).includes(id)) g.append(svg("circle", { cx: x, cy: y, r: R + 6, class: "ring-now" }));
+    if (reach) g.append(svg("circle", { cx: x, cy: y, r: R + 4, class: "ring-reach" }));
+    g.append(svg("circle", { cx: x, cy: y, r: R, class: "disc" }));
+    if (k === "refresh") {
+      g.append(svg("text", { x, y: y + 4, class: "mark" }, `↻${kind.split(" ")[1]}`));
+    } else if (k === "adventure") {
+      const colour = (state.colours || {})[id];
+      g.append(bookShape(x, y, KEY_INK[colour] || "#6b4f00"));
+    } else if (MARK[k]) {
+      g.append(svg("text", { x, y: y + 4, class: "mark" }, MARK[k]));
+    }
+    who.forEach((p, i) => {  // each pawn a disc in the hero's colour, beside the space
+      const px = x + R - 2 + i * 9, py = y - R + 1;
+      g.append(svg("circle", { cx: px, cy: py, r: "6.5", class: "pawn", "data-hero": p,
+        fill: ctx.colourOf(snap, p, snap.players.indexOf(p)) }));
+    });
+    return g;
+  }
+
+  // the paths: a line between joined spaces of one land, dotted where a path crosses from one
+  // land to another (the boards' dotted paths), bent where the layout says
+  function roads(map, ids) {
+    const bent = new Map((map.bends || []).map((b) => [b.between.join("|"), b.via]));
+    return (map.links || []).filter(([a, b]) => ids.has(a) && ids.has(b)).map(([a, b]) => {
+      const via = bent.get(`${a}|${b}`) || [...(bent.get(`${b}|${a}`) || [])].reverse();
+      const pts = [map.spaces[a], ...via, map.spaces[b]];
+      return svg("polyline", { points: pts.map((p) => p.join(",")).join(" "),
+        class: map.landOf[a] !== map.landOf[b] ? "road across" : "road" });
+    });
+  }
+
+  // the castle's sections as a climb (the list under the picture names them and their tokens)
+  function castleDrawing(snap, at) {
+    const [x, y, w, hgt] = at;
+    const sections = snap.view.castle;
+    const n = sections.length;
+    const bw = (w - 28) / n;
+    const g = svg("g", { class: "kt-castle-pic", "aria-hidden": "true" });
+    sections.forEach((_, i) => {  // the climb: each section a step higher, the throne on top
+      const top = y + hgt - (i + 1) * (hgt - 16) / n;
+      g.append(svg("rect", { x: x + i * bw, y: top, width: bw - 2, height: y + hgt - top, class: "step" }),
+        svg("text", { x: x + i * bw + bw / 2 - 1, y: top + 14, class: "steplabel" }, String(i + 1)));
+    });
+    g.append(svg("rect", { x: x + w - 26, y, width: 24, height: hgt, class: "throne" }),
+      svg("text", { x: x + w - 14, y: y + hgt / 2 + 4, class: "steplabel", transform: `rotate(-90 ${x + w - 14} ${y + hgt / 2})` }, "throne"));
+    return g;
+  }
+
+  function drawing(snap, ctx) {
+    const v = snap.view, x = snap.extra, map = { ...x.map };
+    const kinds = new Map([...x.lands.flatMap((l) => l.spaces), ...x.courtyard]);
+    map.landOf = {};
+    for (const l of x.lands) for (const [id] of l.spaces) map.landOf[id] = l.land;
     const here = new Map();
     for (const p of snap.players) {
       const s = v.heroes[p].space;
       here.set(s, [...(here.get(s) || []), p]);
     }
-    const reach = new Map((snap.extra.legal || []).filter((a) => a.action === "move").map((a) => [a.to, a]));
-    const space = ([id, kind]) => {
-      const who = here.get(id) || [];
-      const inner = [h("strong", {}, id), h("span", { class: "kt-kind" }, spaceLabel(kind)),
-        who.length ? h("span", { class: "kt-who" }, who.map((p) => h("span", {}, swatch(snap, ctx, p), p))) : null];
-      const cls = `kt-space ${kind.split(/[ :]/)[0]} ${who.length ? "taken" : ""} ${reach.has(id) ? "reach" : ""}`;
-      if (reach.has(id) && ctx.paired && !snap.over) {
-        return h("button", { type: "button", class: cls, "data-space": id, title: kind,
-          "aria-label": `land on ${id}, ${kind}`, onclick: () => ctx.act(reach.get(id)) }, inner);
+    const state = { kinds, here, colours: map.colours || {}, moved: movedNow(snap),
+      reach: new Map((x.legal || []).filter((a) => a.action === "move").map((a) => [a.to, a])) };
+    const [W, H] = map.size;
+    const pic = svg("svg", { id: "kt-map", class: "kt-map", viewBox: `0 0 ${W} ${H}`, role: "group",
+      "aria-label": "The kingdom: the two boards with their flaps, and the Demon King board" });
+    // the Demon King board: the courtyard and the castle
+    const [dx, dy, dw, dh] = map.demon_board;
+    pic.append(svg("rect", { x: dx, y: dy, width: dw, height: dh, rx: "8", class: "demonboard" }),
+      svg("text", { x: dx + 10, y: dy + 17, class: "landname light" }, "The Demon King's board"),
+      svg("text", { x: dx + 10, y: dy + 36, class: "note light" }, "courtyard"),
+      castleDrawing(snap, map.castle));
+    // the boards, then each land showing, with its flap's fold and what lies folded away
+    for (const b of map.boards || []) {
+      const [bx, by, bw, bh] = b.at;
+      pic.append(svg("rect", { x: bx + 1, y: by + 1, width: bw - 2, height: bh - 2, rx: "6", class: "boardedge" }));
+    }
+    const shown = x.lands.filter((l) => l.shown);
+    const shownIds = new Set([...shown.flatMap((l) => l.spaces.map(([id]) => id))]);
+    for (const l of shown) {
+      const place = map.lands.find((p) => p.land === l.land);
+      const [lx, ly, lw, lh] = place.at;
+      const g = svg("g", { class: `kt-landpic ${l.flap ? "flap" : ""}`, "data-land": l.land },
+        svg("title", {}, l.flap ? `${words(l.land)}: the ${l.flap} flap, ${l.side === "open" ? "unfolded" : "folded"}` : words(l.land)),
+        svg("rect", { x: lx + 3, y: ly + 3, width: lw - 6, height: lh - 6, rx: "5", fill: place.colour, class: "land" }),
+        svg("text", { x: lx + lw / 2, y: ly + 16, class: "landname" }, words(l.land)));
+      if (l.flap) {
+        const other = x.lands.find((o) => o.flap === l.flap && o.land !== l.land);
+        const fold = lx < W / 2 ? lx + lw - 3 : lx + 3;  // the fold is on the inner edge
+        g.append(svg("line", { x1: fold, y1: ly + 6, x2: fold, y2: ly + lh - 6, class: "fold" }),
+          svg("text", { x: lx + lw / 2, y: ly + lh - 20, class: "note" }, l.side === "open" ? "unfolded" : "folded"),
+          other ? svg("text", { x: lx + lw / 2, y: ly + lh - 8, class: "note" }, `under: ${words(other.land)}`) : null);
       }
-      return h("div", { class: cls, "data-space": id, title: kind }, inner);
-    };
-    const shown = snap.extra.lands.filter((l) => l.shown);
+      pic.append(g);
+    }
+    pic.append(...roads(map, shownIds));
+    for (const l of shown) for (const [id, kind] of l.spaces) pic.append(spaceDisc(snap, ctx, id, kind, x.map.spaces[id], state));
+    for (const [id, kind] of x.courtyard) pic.append(spaceDisc(snap, ctx, id, kind, x.map.spaces[id], state));
+    return pic;
+  }
+
+  function legend() {
+    return h("p", { class: "muted legend", id: "kt-legend" },
+      "★ start · ↻ refresh that many items · ? event card · ☠ Demon die · ✦ genie · ◎ whirlpool · ",
+      "a book: an adventure (red, green, blue: its key) · a dark disc: a void · a dashed ring: where the roll can land · ",
+      "a yellow ring: where a hero just moved.");
+  }
+
+  function board(snap, ctx) {
+    const v = snap.view;
     const folded = snap.extra.lands.filter((l) => !l.shown);
     const castle = v.castle.map((c, i) => {
       const up = c.face_up.map((t) => {
@@ -237,14 +378,14 @@
       return h("li", {}, `${i + 1}. ${words(c.section)}: ${c.tokens_left} token(s) left`,
         up.length ? `; face up: ${up.join(", ")}` : "");
     });
+    const pic = drawing(snap, ctx);  // first: it works out who just moved
+    const moved = Object.entries(seen.moved);
     return h("section", { class: "card", id: "kt-board" }, h("h2", {}, "The kingdom"),
-      shown.map((l) => h("div", { class: "kt-land", "data-land": l.land },
-        h("h3", {}, words(l.land), l.flap ? h("span", { class: "muted" }, ` (${l.flap} flap, ${l.side} side)`) : ""),
-        h("div", { class: "kt-spaces" }, l.spaces.map(space)))),
+      pic,
+      moved.length ? h("p", { id: "kt-moved" }, `Just moved: ${moved.map(([p, s]) => `${p} to ${spaceWords(snap, s)}`).join(", ")}.`) : null,
+      legend(),
       folded.length ? h("p", { class: "muted", id: "kt-folded" },
         `Folded away: ${folded.map((l) => `${words(l.land)} (${l.flap} flap, ${l.side} side)`).join(", ")}`) : null,
-      h("h3", {}, "Courtyard"),
-      h("div", { class: "kt-spaces", id: "kt-courtyard" }, snap.extra.courtyard.map(space)),
       h("h3", {}, "The Demon King's castle"),
       h("ol", { class: "kt-castle", id: "kt-castle" }, castle),
       h("dl", { class: "facts" },
@@ -256,6 +397,12 @@
   }
 
   window.TT.views["key-to-the-kingdom"] = {
+    // the page's top line: the hero asked, and what the game waits for
+    now(snap) {
+      const v = snap.view;
+      const who = v.ask && v.ask.hero ? v.ask.hero : snap.turn;
+      return v.waiting_for ? `${who ? `${who}: ` : ""}${v.waiting_for}` : null;
+    },
     render(el, snap, ctx) {
       const key = `${snap.view.phase}/${snap.turn}/${snap.actions}`;
       if (key !== ui.key) { ui.key = key; ui.roll = ""; ui.pick = new Set(); }

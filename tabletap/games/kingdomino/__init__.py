@@ -48,6 +48,8 @@ GAME = GameSpec(
     table=later("tabletap.games.kingdomino.table:KingdominoTable"),
     pieces=pieces.pieces,
     put_back=takeback.put_back,
+    move_name=takeback.move_name,
+    table_checks=takeback.TABLE_CHECKS,
     piece_words=pieces.words,
     page=Page("view.js", style="view.css",
               extras=later("tabletap.games.kingdomino.page:extras"), hint="ana, ben"),

@@ -6,6 +6,18 @@ from typing import Any
 
 from tabletap.controller.spoken.words import piece_words
 
+# A new line's domino tapped to check it is the one drawn: no player chose it, so it is not a
+# move; undo takes it back with the move before it (the spec's `table_checks`).
+TABLE_CHECKS = {"confirm": "the new line's dominoes stay on the table: tap them again"}
+_NAMES = {"claim": "claim of domino {domino}", "place": "placement of domino {domino}",
+          "discard": "discard of domino {domino}", "treasure": "gem", "orient": "gem"}
+
+
+def move_name(action: dict[str, Any]) -> str:
+    """A move as a person names it, after "ana's": "claim of domino 13"."""
+    k = str(action.get("type") or action.get("action") or "")
+    return _NAMES.get(k, "").format(domino=action.get("domino"))
+
 
 def put_back(action: dict[str, Any], before: Any = None) -> str:
     k = str(action.get("type") or action.get("action") or "")

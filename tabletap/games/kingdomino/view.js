@@ -10,9 +10,11 @@
   const ui = { key: "", facing: "east", at: null, gem: null, turns: 0 };
 
   const crowns = (n) => (n ? h("span", { class: "crowns" }, "♛".repeat(n)) : null);
+  // Each landscape has its letter and pattern as well as its colour (view.css), so forest and
+  // grassland, swamp and mine are told apart without colour (defect 10).
   const square = (terrain, n, extra) =>
-    h("div", { class: `cell ${terrain} ${extra || ""}`, title: `${terrain}${n ? `, ${n} crown(s)` : ""}` },
-      crowns(n));
+    h("div", { class: `cell ${terrain} ${extra || ""}`, "data-land": terrain,
+      title: `${terrain}${n ? `, ${n} crown(s)` : ""}` }, crowns(n));
 
   function domino(snap, n) {
     const faces = snap.extra.dominoes[String(n)];
@@ -36,6 +38,79 @@
   }
 
   const key = (r, c) => `${r},${c}`;
+
+  // -- a kingdom drawn as the real thing looks: squares of landscape round the castle ----------
+  // (SVG; while its owner places a domino it is the touchable grid below instead). Each
+  // landscape has its colour, its pattern and its letter; crowns are drawn on the square; the
+  // squares new since the last picture (the domino just placed) are outlined in yellow.
+  const NS = "http://www.w3.org/2000/svg";
+  function svg(tag, attrs, ...children) {
+    const el = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) el.setAttribute(k, v);
+    for (const c of children.flat()) if (c !== null && c !== undefined) el.append(c);
+    return el;
+  }
+  const LAND = { wheat: ["#e3b92c", "W", "#14171a"], forest: ["#1f5c2a", "F", "#fff"],
+    lake: ["#2466b8", "L", "#fff"], grassland: ["#7dbb3c", "G", "#14171a"],
+    swamp: ["#6b5a3e", "S", "#fff"], mine: ["#3b3b3b", "M", "#fff"], castle: ["#d9d4c7", "", "#14171a"] };
+  const SQ = 40;
+  const lastCells = {};  // player -> the cells of the last picture
+
+  function patterns() {  // the same patterns as the grid's (view.css), for colour-blind eyes
+    const p = (id, ...shapes) => svg("pattern", { id, width: "8", height: "8", patternUnits: "userSpaceOnUse" }, ...shapes);
+    const line = (d, colour) => svg("path", { d, stroke: colour, "stroke-width": "2" });
+    return svg("defs", {},
+      p("kd-wheat", line("M 2 0 V 8", "rgba(0,0,0,.2)")),
+      p("kd-forest", line("M 0 8 L 8 0", "rgba(255,255,255,.25)")),
+      p("kd-lake", line("M 0 4 H 8", "rgba(255,255,255,.28)")),
+      p("kd-grassland", svg("circle", { cx: "4", cy: "4", r: "1.5", fill: "rgba(0,0,0,.25)" })),
+      p("kd-swamp", line("M 0 8 L 8 0", "rgba(255,255,255,.2)"), line("M 0 0 L 8 8", "rgba(255,255,255,.2)")),
+      p("kd-mine", svg("rect", { x: "0", y: "0", width: "4", height: "4", fill: "rgba(255,255,255,.16)" }),
+        svg("rect", { x: "4", y: "4", width: "4", height: "4", fill: "rgba(255,255,255,.16)" })));
+  }
+
+  function castleShape(x, y) {
+    return svg("path", { class: "castlemark", d: `M ${x + 10} ${y + 32} V ${y + 14} h 4 v -5 h 4 v 5 h 4 v -5 h 4 v 5 h 4 v -5 h 4 v 5 h -4 V ${y + 32} Z`,
+      fill: "#4a5158" });
+  }
+
+  function kingdomSvg(snap, player) {
+    const cells = snap.extra.kingdoms[player];
+    const before = lastCells[player];
+    lastCells[player] = new Set(cells.map(([r, c, t, n]) => `${r},${c},${t},${n}`));
+    const fresh = before ? cells.filter(([r, c, t, n]) => !before.has(`${r},${c},${t},${n}`)) : [];
+    const rows = cells.map((x) => x[0]), cols = cells.map((x) => x[1]);
+    const r0 = Math.min(...rows), r1 = Math.max(...rows), c0 = Math.min(...cols), c1 = Math.max(...cols);
+    const w = (c1 - c0 + 1) * SQ, hgt = (r1 - r0 + 1) * SQ;
+    const gems = new Map((snap.view.kingdoms[player].gems || []).map((g) => [key(g.corner[0], g.corner[1]), g.token]));
+    const pic = svg("svg", { class: "kingdomsvg", viewBox: `-4 -4 ${w + 8} ${hgt + 8}`,
+      "data-player": player, role: "img", "aria-label": `${player}'s kingdom` }, patterns());
+    pic.style.maxWidth = `${Math.min(100, (c1 - c0 + 1) * 20)}%`;  // CSSOM: the CSP allows it
+    for (const [r, c, t, n] of cells) {
+      const x = (c - c0) * SQ, y = (r - r0) * SQ;
+      const [fill, letter, ink] = LAND[t] || ["#ebe7dd", "?", "#14171a"];
+      const g = svg("g", { class: "sq", "data-at": `${r},${c}` },
+        svg("title", {}, `${t}${n ? `, ${n} crown${n > 1 ? "s" : ""}` : ""}`),
+        svg("rect", { class: `cell ${t}`, "data-land": t, x: x + 1, y: y + 1, width: SQ - 2, height: SQ - 2, rx: "3", fill }));
+      if (t !== "castle") {
+        g.append(svg("rect", { x: x + 1, y: y + 1, width: SQ - 2, height: SQ - 2, rx: "3", fill: `url(#kd-${t})` }));
+        g.append(svg("text", { x: x + 5, y: y + 13, class: "letter", fill: ink }, letter));
+      } else {
+        g.append(castleShape(x, y));
+      }
+      for (let i = 0; i < n; i++) {  // crowns along the bottom
+        g.append(svg("text", { x: x + 8 + i * 11, y: y + 34, class: "crown", fill: ink }, "♛"));
+      }
+      if (gems.has(key(r, c))) {
+        g.append(svg("path", { class: "gemmark", d: `M ${x + SQ} ${y + SQ - 8} l 7 8 l -7 8 l -7 -8 Z`, fill: "#c2185b", stroke: "#fff" }));
+      }
+      pic.append(g);
+    }
+    for (const [r, c] of fresh) {
+      pic.append(svg("rect", { class: "justnow", x: (c - c0) * SQ + 2, y: (r - r0) * SQ + 2, width: SQ - 4, height: SQ - 4, rx: "4" }));
+    }
+    return pic;
+  }
 
   function kingdomGrid(snap, ctx, player, places) {
     const cells = new Map(snap.extra.kingdoms[player].map(([r, c, t, n]) => [key(r, c), [t, n]]));
@@ -77,11 +152,11 @@
         const gem = gems.has(k) ? "gem" : "";
         if (ghost.has(k)) {
           const [t, n] = ghost.get(k);
-          grid.append(h("button", { type: "button", class: `cell ${t} ghost ${gem}`, "data-at": at,
+          grid.append(h("button", { type: "button", class: `cell ${t} ghost ${gem}`, "data-at": at, "data-land": t,
             "aria-label": `preview ${t}`, onclick: () => place(ctx, places) }, crowns(n)));
         } else if (cells.has(k)) {
           const [t, n] = cells.get(k);
-          grid.append(h("div", { class: `cell ${t} ${gem}`, "data-at": at, title: t }, crowns(n)));
+          grid.append(h("div", { class: `cell ${t} ${gem}`, "data-at": at, "data-land": t, title: t }, crowns(n)));
         } else if (targets.has(k) && ctx.paired) {
           grid.append(h("button", { type: "button", class: `cell legal ${gem}`, "data-at": at,
             "aria-label": `first half here (row ${r}, column ${c})`,
@@ -94,8 +169,13 @@
     return grid;
   }
 
+  // The touched square is a placement only with the facing it was touched for (or another
+  // legal one there): after Turn it may not be, and then there is nothing to place (defect 3).
+  const chosen = (places) => ui.at && places.list.some((p) => p.facing === ui.facing
+    && p.at[0] === ui.at[0] && p.at[1] === ui.at[1]);
+
   function place(ctx, places) {
-    if (!ui.at) return;
+    if (!chosen(places)) return;
     const at = ui.at;
     ui.at = null;
     ctx.act({ action: "place", domino: places.domino, at, facing: ui.facing });
@@ -118,7 +198,7 @@
       h("button", { type: "button", id: "rotate", class: "secondary", onclick: rotate,
         "aria-label": "turn the domino" }, "⟳ Turn"),
       h("span", { class: "facing", id: "facing" }, `${ARROW[ui.facing]} ${ui.facing}`),
-      ui.at ? h("button", { type: "button", id: "place", onclick: () => place(ctx, places) }, "Place here")
+      chosen(places) ? h("button", { type: "button", id: "place", onclick: () => place(ctx, places) }, "Place here")
         : h("span", { class: "muted" }, free ? "Touch a dashed square for the first half."
           : "No room this way round: turn it."));
   }
@@ -210,7 +290,26 @@
     return null;
   }
 
+  // The page's top line: who, and what the table waits for, as a parent says it across the table.
+  function now(snap) {
+    const v = snap.view;
+    const who = snap.turn;
+    const legal = snap.extra.legal || [];
+    if (v.awaiting.dominoes.length) return `Tap the new line's dominoes on the table: ${v.awaiting.dominoes.join(", ")}`;
+    if (v.awaiting.gems) return `Turn ${v.awaiting.gems} treasure token${v.awaiting.gems > 1 ? "s" : ""} gem side up and tap ${v.awaiting.gems > 1 ? "them" : "it"}`;
+    if (v.step === "claim") return `${who}: put a king on a domino of the new line`;
+    if (v.step === "place") {
+      const discard = legal.find((a) => a.action === "discard");
+      const place = legal.find((a) => a.action === "place");
+      if (discard && !place) return `${who}: domino ${discard.domino} fits nowhere, discard it`;
+      return place ? `${who}: place domino ${place.domino} in the kingdom` : `${who}: place a domino`;
+    }
+    if (v.step === "treasure") return `${who}: choose a gem and turn it to fit the corner`;
+    return null;
+  }
+
   window.TT.views.kingdomino = {
+    now,
     render(el, snap, ctx) {
       const v = snap.view;
       const legal = snap.extra.legal || [];
@@ -233,7 +332,7 @@
           h("h2", {}, h("span", { class: "swatch", css: { background: ctx.colourOf(snap, p, snap.players.indexOf(p)) } }),
             `${p}: ${k.score} points, ${k.squares} squares`,
             k.gems.length ? `, gems: ${k.gems.map((g) => g.token).join(", ")}` : ""),
-          kingdomGrid(snap, ctx, p, p === snap.turn && places ? places : null));
+          p === snap.turn && places ? kingdomGrid(snap, ctx, p, places) : kingdomSvg(snap, p));
       };
       // While a domino or a gem goes down, the kingdom it goes into comes first, under the tools.
       const building = snap.turn && (v.step === "place" || v.step === "treasure") && !snap.over;

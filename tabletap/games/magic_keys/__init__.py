@@ -38,6 +38,7 @@ GAME = GameSpec(
     table=later("tabletap.games.magic_keys.table:MagicKeysTable"),
     pieces=pieces.pieces,
     put_back=takeback.put_back,
+    move_name=takeback.move_name,
     piece_words=pieces.words,
     page=Page("view.js", style="view.css",
               extras=later("tabletap.games.magic_keys.page:extras"), hint="ana, ben"),

@@ -11,6 +11,16 @@ def _key(key: str) -> str:
     return "the golden key" if key == "gold" else f"the {piece_words('magic-keys/key/' + key)}"
 
 
+def move_name(action: dict[str, Any]) -> str:
+    """A move as a person names it, after "ana's": "try of the purple key 1"."""
+    k = str(action.get("type") or action.get("action") or "")
+    if k == "try-key":
+        return f"try of {_key(action['key'])}"
+    if k == "pond":
+        return f"{_key(action['key'])} put in the pond"
+    return {"move": "pawn move", "end-turn": "end of the turn"}.get(k, "")
+
+
 def put_back(action: dict[str, Any], before: Any = None) -> str:
     k = str(action.get("type") or action.get("action") or "")
     if k == "try-key":

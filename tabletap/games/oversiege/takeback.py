@@ -7,6 +7,15 @@ from typing import Any
 from tabletap.controller.spoken.words import piece_words
 
 
+def move_name(action: dict[str, Any]) -> str:
+    """A move as a person names it, after "ana's": "attack with the red stone 1"."""
+    k = str(action.get("type") or action.get("action") or "")
+    card = action.get("card")
+    if k == "end-turn":
+        return "end of the turn"
+    return f"{k} with {piece_words(card)}" if isinstance(card, str) else ""
+
+
 def put_back(action: dict[str, Any], before: Any = None) -> str:
     card = action.get("card")
     k = str(action.get("type") or action.get("action") or "")

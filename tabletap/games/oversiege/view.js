@@ -6,6 +6,7 @@
   const name = (piece) => piece.split("/").slice(2).join(" ").replace(/-/g, " ");
 
   window.TT.views.oversiege = {
+    now: (snap) => `${snap.turn}: play your cards at the table, then press end-turn`,
     render(el, snap, ctx) {
       const v = snap.view;
       if (v.teams) {

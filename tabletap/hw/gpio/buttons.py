@@ -40,6 +40,7 @@ class GpioButtons:
         self._before_events = before_events
         self._lock = threading.Lock()
         self._queue: deque[InputEvent] = deque()
+        self.on_input: Callable[[], None] | None = None  # the daemon's loop's wake-up
         self._pressed_at: dict[str, float] = {}  # name -> when the current press began
         self.devices: dict[str, Button] = {}
         self.lid: Button | None = None
@@ -67,6 +68,12 @@ class GpioButtons:
     def _queue_event(self, event: InputEvent) -> None:
         with self._lock:
             self._queue.append(event)
+        self._woke()
+
+    def _woke(self) -> None:
+        """Tell the daemon's loop (asleep until its next timer) that an input is queued."""
+        if self.on_input is not None:
+            self.on_input()
 
     def _pressed(self, name: str) -> None:
         with self._lock:
@@ -76,6 +83,7 @@ class GpioButtons:
         with self._lock:
             if self._pressed_at.pop(name, None) is not None:
                 self._queue.append(InputEvent(name, "hold"))
+        self._woke()
 
     def _released(self, name: str) -> None:
         with self._lock:
@@ -84,6 +92,7 @@ class GpioButtons:
                 return
             long = self.clock.now() - began >= self.long_press_seconds
             self._queue.append(InputEvent(name, "hold" if long else "press"))
+        self._woke()
 
     def pressed(self) -> dict[str, bool]:
         """Each button's reading now: a button that reads pressed at rest is stuck or miswired."""

@@ -38,6 +38,22 @@ def _counted(level: tuple[float, ...], count: int) -> Iterator[tuple[float, ...]
     return itertools.cycle(run)
 
 
+_DIM_STEP_SECONDS = 0.05
+
+
+def _dim_wave(animation: str, level: tuple[float, ...]) -> Iterator[tuple[float, ...]]:
+    """A PWM board's blink or pulse at a dimmed `level`, one value every 50 ms."""
+    off = tuple(0.0 for _ in level)
+    if animation in ("blink", "chase"):
+        period = BLINK_SECONDS if animation == "blink" else CHASE_SECONDS
+        steps = max(1, round(period / _DIM_STEP_SECONDS))
+        return itertools.cycle([level] * steps + [off] * steps)
+    seconds = PULSE_SECONDS if animation == "pulse" else PULSE_SECONDS / 4
+    half = max(1, round(seconds / _DIM_STEP_SECONDS))
+    ramp = [tuple(v * i / half for v in level) for i in range(half + 1)]
+    return itertools.cycle(ramp + ramp[-2:0:-1])
+
+
 def _rainbow() -> Iterator[tuple[float, float, float]]:
     wheel = [colorsys.hsv_to_rgb(i / RAINBOW_STEPS, 1.0, 1.0) for i in range(RAINBOW_STEPS)]
     return itertools.cycle(wheel)
@@ -69,12 +85,20 @@ class GpioLights:
                                 pin_factory=pin_factory)
         self._pattern = "off"
         self._colour: str | None = None
+        self._brightness = 1.0
+
+    def set_brightness(self, fraction: float) -> None:
+        """Bedtime (controller.table.bedtime): every duty cycle from the next show on is this
+        fraction of the day's."""
+        self._brightness = max(0.0, min(1.0, fraction))
 
     def _level(self, colour: tuple[int, int, int]) -> tuple[float, ...]:
-        """The device value for a colour: RGB as is, single-colour LEDs by brightness."""
+        """The device value for a colour: RGB as is, single-colour LEDs by brightness; both
+        scaled by the bedtime brightness."""
+        b = self._brightness
         if self.kind == "rgb":
-            return tuple(c / 255 for c in colour)
-        return (max(colour) / 255,) * len(self.led)
+            return tuple(c / 255 * b for c in colour)
+        return (max(colour) / 255 * b,) * len(self.led)
 
     def show(self, pattern: str, colour: str | None = None, count: int | None = None) -> None:
         if pattern not in PATTERNS:
@@ -95,6 +119,11 @@ class GpioLights:
             led.source = _counted(level, count)
         elif animation == "solid":
             led.value = level
+        elif animation != "solid" and self._brightness < 1 and not isinstance(led, RGBLED):
+            # gpiozero's LEDBoard blinks and pulses to full duty whatever the level: dimmed,
+            # the board is fed its wave scaled instead
+            led.source_delay = _DIM_STEP_SECONDS
+            led.source = _dim_wave(animation, level)
         elif animation in ("blink", "chase"):
             period = BLINK_SECONDS if animation == "blink" else CHASE_SECONDS
             if isinstance(led, RGBLED):
@@ -110,7 +139,8 @@ class GpioLights:
         else:  # rainbow
             led.source_delay = RAINBOW_STEP_SECONDS
             if isinstance(led, RGBLED):
-                led.source = _rainbow()
+                b = self._brightness
+                led.source = (tuple(v * b for v in c) for c in _rainbow())
             else:
                 led.pulse(fade_in_time=PULSE_SECONDS / 4, fade_out_time=PULSE_SECONDS / 4)
         self._pattern, self._colour = pattern, colour

@@ -42,6 +42,7 @@ class PortGone(Exception):
     driver swallows OSError from a write and would report a mere missing reply."""
 
 
+MIN_FRAME = 6  # an ACK or NACK; an information frame is longer
 MAX_GARBAGE = 64  # bytes skipped looking for a start code before giving up on a frame
 
 
@@ -69,21 +70,32 @@ class FramedSerial:
     def in_waiting(self) -> int:
         if self._stash:
             return len(self._stash)
-        waiting = self.port.in_waiting
-        if waiting:
-            return waiting
-        first = self.port.read(1)  # blocks up to the frame timeout
+        # Blocks up to the frame timeout. Every frame the chip sends is at least an ACK's six
+        # bytes, so asking for six takes a whole ACK (or a reply's head) in one wake-up.
+        first = self.port.read(MIN_FRAME)
         if not first:
             raise ReplyTimeout(f"the PN532 sent nothing for {self.timeout:.3f} s")
         self._stash += first
-        return 1
+        return len(first)
 
     def _take(self, n: int) -> bytes:
+        if len(self._stash) < n:
+            self._fill(n - len(self._stash))
         got = bytes(self._stash[:n])
         del self._stash[:n]
-        if len(got) < n:
-            got += self.port.read(n - len(got))
         return got
+
+    def _fill(self, need: int) -> None:
+        """Add at least `need` bytes to the stash (fewer on a timeout): whatever has already
+        arrived in one read, not byte by byte. Each pyserial read is a select and a read and
+        some Python; a reply read a byte at a time cost the daemon most of its CPU per tap.
+        Bytes beyond this frame stay stashed for the driver's next read (reset_input_buffer,
+        which the driver calls before each command, drops them with the port's own)."""
+        try:
+            waiting = self.port.in_waiting
+        except OSError as exc:
+            raise PortGone(f"serial port failed: {exc}") from exc
+        self._stash += self.port.read(max(need, waiting))
 
     def read(self, size: int = 1) -> bytes:
         """One whole frame (whatever `size` says); fewer bytes when the frame stops short, which

@@ -397,6 +397,14 @@ class Pn532Reader:
             self._call(RF_CONFIGURATION, [0x05, 0xFF, 0x01, retries & 0xFF], 0)
             self._retries = retries
 
+    def renewal_due(self) -> float | None:
+        """When the outstanding armed listing is due for renewal (the chip's liveness check),
+        on the reader's clock; None when none is outstanding. Until then a waiting reader
+        needs no pass of the loop: its answer wakes the loop."""
+        if self._armed_at is None or not self.arm:
+            return None
+        return self._armed_at + self.arm
+
     def wait_handle(self) -> Any:
         """What the daemon's loop waits on while this reader waits for a tag (a serial port's
         file descriptor, or the emulated port); None when no armed listing is outstanding."""

@@ -137,6 +137,13 @@ class SerialLights:
     def __init__(self, link: BoardLink) -> None:
         self.link = link
         self._pattern = "off"
+        self._level = 255  # the ring's brightness of 255 the board scales each frame by
+
+    def set_brightness(self, fraction: float) -> None:
+        """Bedtime (controller.table.bedtime): the next show carries `level`, and the board
+        scales every pixel of every frame by it. By day no `level` is sent at all, so a board
+        whose firmware predates it sees the commands it always did."""
+        self._level = max(1, min(255, round(fraction * 255)))
 
     def show(self, pattern: str, colour: str | None = None, count: int | None = None) -> None:
         if pattern not in PATTERNS:
@@ -146,6 +153,8 @@ class SerialLights:
                    "colour": colour if colour in COLOURS else None}
         if count is not None:
             command["count"] = count
+        if self._level < 255:
+            command["level"] = self._level
         self.link.submit(command)
 
     @property
@@ -160,6 +169,21 @@ class SerialButtons:
     def __init__(self, link: BoardLink, on_close: list[Callable[[], None]] | None = None) -> None:
         self.link = link
         self.on_close = on_close or []
+
+    @property
+    def on_input(self) -> Callable[[], None] | None:
+        """Called from the link's thread when a press arrives (the daemon's loop wakes)."""
+        return self.link.on_event
+
+    @on_input.setter
+    def on_input(self, wake: Callable[[], None] | None) -> None:
+        self.link.on_event = wake
+
+    @property
+    def idle_limit(self) -> float:
+        """The longest the daemon may go without calling events(): the link takes a daemon
+        that stops calling for half the host timeout for hung (BoardLink._daemon_alive)."""
+        return self.link.host_timeout / 4
 
     def events(self) -> list[InputEvent]:
         out = []

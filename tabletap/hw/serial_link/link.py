@@ -120,6 +120,9 @@ class BoardLink:
         self._queue: deque[Ticket] = deque()
         self._inflight: Ticket | None = None
         self._events: deque[tuple[str, str]] = deque()
+        # called (from the link's thread) when a board event is queued: the daemon's loop,
+        # asleep until its next timer, wakes to hand it over
+        self.on_event: Callable[[], None] | None = None
         self._polled: float | None = None  # when the daemon last asked for events
         self._event_last = 0
         self._lock = threading.Lock()
@@ -297,6 +300,8 @@ class BoardLink:
                 ticket.sent_at = now
             if now - self._last_tx >= self.ping_every and self._daemon_alive(now):
                 self._send("ping", 0, {})
+            if ticket is None:  # nothing to resend: sleep until the next ping (submit wakes us)
+                timeout = max(self.retry, self._last_tx + self.ping_every - now)
             timeout = min(timeout, self.ping_every)
             if now - self._last_rx > 2 * self.host_timeout:
                 log.warning("the board has said nothing for %.1f s; saying hello again",
@@ -432,6 +437,8 @@ class BoardLink:
                 self._resync(self._desired_bodies(), drop_inflight=False)
             else:
                 self._events.append((name, kind))
+                if self.on_event is not None:
+                    self.on_event()
         self._send("ack", seq, {})  # after queueing: once acked, the board forgets it
 
 

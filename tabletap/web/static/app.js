@@ -60,6 +60,7 @@ TT.post = post;
 
 // Send one action as `tabletap do` would; the answer (or refusal) shows in the toast.
 async function act(action) {
+  if (TT.notice) TT.notice("");
   const { status, data } = await post("/api/do", action);
   if (status !== 200) { toast(data.error || `refused (${status})`); return data; }
   if (data.accepted === false) toast(`✗ ${data.message}`);
@@ -70,13 +71,31 @@ TT.act = act;
 
 // -- the session and pairing -------------------------------------------------------------------
 
+// While the daemon is off or restarting the page cannot ask whether this phone is paired; it
+// keeps what it last knew (or, on a page opened meanwhile, what this browser last knew), so a
+// restart never makes a paired phone look unpaired.
+const PAIRED_HINT = "tabletap-paired";
+
 async function loadSession() {
   const res = await fetch("/api/session", { credentials: "same-origin" });
-  TT.session = await res.json();
+  const fresh = await res.json();
+  if (fresh.down) {
+    const hint = window.localStorage.getItem(PAIRED_HINT) === "1";
+    fresh.paired = TT.session.paired || hint;
+    fresh.pairing = TT.session.pairing || null;
+  } else {
+    window.localStorage.setItem(PAIRED_HINT, fresh.paired ? "1" : "0");
+  }
+  TT.session = fresh;
+  TT.sessionDown = Boolean(fresh.down);
   drawControls();
   if (TT.session.public || TT.session.paired) listen();
-  else $("status").replaceChildren(h("p", { class: "turn" },
-    "This table shows its game only to paired phones: pair this phone below."));
+  else {
+    $("status").hidden = false;
+    $("status").replaceChildren(h("p", { class: "turn" },
+      "This table shows its game only to paired phones: pair this phone below."));
+    $("now-line").textContent = "Pair this phone to see the game.";
+  }
   return TT.session;
 }
 
@@ -149,7 +168,7 @@ async function startPairing() {
     if (s.status === "waiting" || s.status === "queued") { drawPairing(s); return; }
     clearInterval(pairPoll);
     pairShown = "";
-    if (s.status === "paired") { toast("This phone is paired with the table."); }
+    if (s.status === "paired") { TT.justPaired = true; }
     else if (s.status === "gone") { toast("This phone's turn to pair passed while the page was away. Press Pair again."); }
     else { toast("Nobody tapped the parent card in time: not paired. Try again."); }
     await loadSession();
@@ -160,8 +179,10 @@ function drawControls() {
   const s = TT.session;
   const box = $("pairbox");
   if (s.paired) {
-    box.replaceChildren(h("p", { id: "paired", class: "muted" },
-      `Paired as ${s.pairing ? s.pairing.label : "this phone"}: you may change the game.`));
+    box.replaceChildren(h("p", { id: "paired", class: TT.justPaired ? "good" : "muted" },
+      TT.justPaired ? `This phone is paired with the table${s.pairing ? ` as ${s.pairing.label}` : ""}: you may change the game.`
+        : `Paired as ${s.pairing ? s.pairing.label : "this phone"}: you may change the game.`));
+    TT.justPaired = false;
   } else {
     box.replaceChildren(
       h("p", { class: "muted" }, "Watching. To set up games and enter moves, pair this phone."),
@@ -169,13 +190,16 @@ function drawControls() {
         h("input", { id: "pair-name", autocomplete: "off", maxlength: "40", placeholder: "Ana's phone" })),
       h("button", { id: "pair", type: "button", onclick: startPairing }, "Pair this phone"));
   }
-  $("gamebuttons").hidden = !s.paired;
   $("setup").hidden = !s.paired;
   $("pairings").hidden = !s.paired;
   $("enrol").hidden = !s.paired;
   $("doctor").hidden = !s.paired;
   if (s.paired) loadPairings();
-  if (TT.snap) drawBoard(TT.snap);
+  if (TT.snap) {
+    drawChrome(TT.snap);
+    drawBoard(TT.snap);
+    if (TT.drawVoice) TT.drawVoice(TT.snap);
+  }
 }
 
 async function loadPairings() {
@@ -187,6 +211,9 @@ async function loadPairings() {
     h("span", {}, `${p.label}${p.id === mine ? " (this phone)" : ""}`,
       h("br"), h("small", { class: "muted" }, new Date(p.created * 1000).toLocaleString())),
     h("button", { type: "button", class: "danger", onclick: async () => {
+      const whose = p.id === mine ? "this phone" : p.label;
+      if (!window.confirm(`Unpair ${whose}? It can change the game again only after pairing `
+        + "again with the parent card.")) return;
       const { status, data: d } = await post(`/api/pairings/${encodeURIComponent(p.id)}/revoke`);
       toast(status === 200 ? `Unpaired ${d.revoked.label}.` : d.error);
       await loadSession();
@@ -203,17 +230,49 @@ function colourOf(snap, player, seat) {
 }
 TT.colourOf = colourOf;
 
+// Whether a game is on the table to play (none before a card, after abandoning or a win).
+const playing = (snap) => Boolean(snap.game) && !snap.over;
+TT.playing = playing;
+
+// The top of the page: one line a parent reads from across the table (whose turn and what the
+// table waits for, in that player's colour), and the last three sentences the table said.
+function drawNow(snap) {
+  const line = $("now-line");
+  const who = snap.turn;
+  let text;
+  if (!snap.game && snap.held) {  // a damaged saved game, kept and not resumed
+    text = snap.held;
+  } else if (!snap.game) {
+    const setup = snap.setup && snap.setup.game;
+    const title = setup && GAMES[setup] ? GAMES[setup].title : setup;
+    text = setup ? `Setting up ${title}: each player taps a piece of theirs, then hold end-turn.`
+      : TT.session.paired ? "No game yet: tap a game card at the table, or start one here."
+        : "No game yet: tap a game card at the table to choose one.";
+  } else if (snap.over) {
+    text = `${snap.winners.join(" and ")} ${snap.winners.length > 1 ? "win" : "wins"}!`;
+  } else {
+    // a view that knows what its game waits for says it (TT.views[game].now), else the turn
+    const view = TT.views[snap.game];
+    const said = view && view.now ? view.now(snap) : null;
+    text = said || (who ? `${who}: your turn` : "");
+  }
+  line.textContent = text;
+  const seat = snap.players.indexOf(who);
+  line.style.setProperty("--who", who && seat >= 0 && !snap.over ? colourOf(snap, who, seat) : "transparent");
+  $("said").replaceChildren(...snap.log.slice(-3).reverse().map((l) => h("li", {}, l.text)));
+}
+
+// The scores at a glance; no box at all while no game is on the table.
 function drawStatus(snap) {
   $("title").textContent = snap.title || snap.game || "tabletap";
-  const line = snap.over
-    ? `${snap.winners.join(" and ")} ${snap.winners.length > 1 ? "win" : "wins"}!`
-    : snap.turn ? `${snap.turn}'s turn` : "";
+  const box = $("status");
+  box.hidden = !snap.game;
+  if (!snap.game) { box.replaceChildren(); return; }
   const pending = snap.last && snap.last.pending ? h("p", { class: "muted" }, `… ${snap.last.pending}`) : null;
   const pairing = snap.pairing && snap.pairing.waiting
     ? h("p", { class: "muted" },
       "A phone is asking to pair: only its owner taps the parent card, when its code matches the table's.") : null;
-  $("status").replaceChildren(
-    h("div", { id: "turn", class: "turn" }, line),
+  box.replaceChildren(
     h("ul", { class: "scores", id: "scores" }, snap.players.map((p, i) =>
       h("li", { class: p === snap.turn ? "now" : "" },
         h("span", { class: "swatch", css: { background: colourOf(snap, p, i) } }),
@@ -221,14 +280,41 @@ function drawStatus(snap) {
     ...[pending, pairing].filter(Boolean));
 }
 
+// Undo and Abandon only while there is a game to take back or abandon; the start screen only
+// while there is none.
+function drawChrome(snap) {
+  const paired = TT.session.paired;
+  $("gamebuttons").hidden = !(paired && playing(snap));
+  $("start").hidden = Boolean(snap.game) && !snap.over;
+  if (!$("start").hidden && TT.drawStart) TT.drawStart(snap);
+}
+
+// A refusal is news about one moment: it shows for a few seconds, and goes as soon as the game
+// moves on (an accepted action, another game), never staying on top across games.
+const REFUSAL_SECONDS = 8;
+const refusalShown = { key: "", actions: null, game: null, timer: null };
+
 function drawRefusal(snap) {
   const r = snap.refusal;
   const box = $("refusal");
-  if (!r) { box.hidden = true; return; }
-  const newest = snap.log.length ? snap.log[snap.log.length - 1].seq : r.seq;
-  box.hidden = false;
-  box.classList.toggle("old", newest !== r.seq);
-  box.replaceChildren(h("strong", {}, "Last refusal"), h("span", { id: "refusal-text" }, r.message));
+  const hide = () => { box.hidden = true; clearTimeout(refusalShown.timer); };
+  if (!r) { hide(); return; }
+  const key = `${r.seq}:${r.code}:${r.message}`;
+  if (key !== refusalShown.key) {
+    refusalShown.key = key;
+    refusalShown.actions = snap.actions;
+    refusalShown.game = snap.game;
+    // one seen on opening the page is old news unless it came with the game as it is now
+    const fresh = TT.counter !== null && TT.seenOnce;
+    const current = r.actions === undefined || r.actions === snap.actions;
+    if (!fresh && !current) { hide(); return; }
+    box.hidden = false;
+    box.replaceChildren(h("strong", {}, "Not accepted"), h("span", { id: "refusal-text" }, r.message));
+    clearTimeout(refusalShown.timer);
+    refusalShown.timer = setTimeout(hide, REFUSAL_SECONDS * 1000);
+    return;
+  }
+  if (snap.actions !== refusalShown.actions || snap.game !== refusalShown.game) hide();
 }
 
 // A piece as a parent looks for it in the box: the daemon says its words (the game's own, from
@@ -237,6 +323,7 @@ function friendly(piece, words) {
   const parts = piece.split("/");
   if (parts[0] === "admin") return `parent card ${parts[1]}`;
   if (parts[0] === "game") return `the ${parts[1].replace(/-/g, " ")} game card`;
+  if (parts[0] === "voice") return parts[1] === "repeat" ? "the say-again voice card" : `the ${parts[1]} voice card`;
   if (words) return words.startsWith("the ") ? words : `the ${words}`;
   return `the ${parts.slice(1).join(" ").replace(/-/g, " ")}`;
 }
@@ -266,7 +353,7 @@ function loadView(game) {
   TT.loading[game] = true;
   const s = document.createElement("script");
   s.src = `/views/${encodeURIComponent(game)}.js`;  // served from the game's package
-  s.onload = () => TT.snap && drawBoard(TT.snap, true);
+  s.onload = () => { if (TT.snap) { drawNow(TT.snap); drawBoard(TT.snap, true); } };
   s.onerror = () => { TT.views[game] = TT.views._raw; if (TT.snap) drawBoard(TT.snap, true); };
   const style = h("link", { rel: "stylesheet", href: `/views/${encodeURIComponent(game)}.css` });
   document.head.append(style, s);
@@ -284,8 +371,13 @@ TT.views._raw = {
 // which would lose the touch.
 let drawnKey = "";
 function drawBoard(snap, force) {
-  const view = TT.views[snap.game];
   const board = $("board");
+  if (!snap.game) {  // nothing on the table: nothing of the last game stays on screen
+    board.replaceChildren();
+    drawnKey = "";
+    return;
+  }
+  const view = TT.views[snap.game];
   if (!view) { loadView(snap.game); return; }
   const key = JSON.stringify([snap.game, snap.players, snap.turn, snap.over, snap.winners,
     snap.scores, snap.actions, snap.view, snap.extra, TT.session.paired]);
@@ -304,20 +396,41 @@ function drawBoard(snap, force) {
 }
 TT.redraw = () => TT.snap && drawBoard(TT.snap, true);
 
+// The daemon off or restarting is said once, in words; the page keeps the pairing and the last
+// board (dimmed) and comes back by itself: the event stream reconnects, and the session is
+// asked again once the table answers.
+const DOWN = "The table is off or restarting. This page comes back by itself when it answers.";
+
 function show(msg) {
   const conn = $("conn");
   if (msg.down) {
-    conn.textContent = "table not answering";
+    conn.textContent = "table off";
     conn.className = "conn down";
-    $("status").replaceChildren(h("p", { class: "turn" }, `The table is not answering: ${msg.down}`));
+    TT.wasDown = true;
+    document.body.classList.add("down");
+    $("now-line").textContent = DOWN;
+    $("now-line").style.setProperty("--who", "transparent");
+    $("gamebuttons").hidden = true;
     return;
   }
   conn.textContent = "live";
   conn.className = "conn live";
+  document.body.classList.remove("down");
+  if (TT.wasDown || TT.sessionDown) { TT.wasDown = false; loadSession(); }
+  const before = TT.snap;
   TT.snap = msg.snapshot;
   TT.counter = msg.counter;
+  drawNow(TT.snap);
   drawStatus(TT.snap);
+  drawChrome(TT.snap);
   drawRefusal(TT.snap);
+  if (TT.drawVoice) TT.drawVoice(TT.snap);
+  if (TT.drawResults) TT.drawResults(TT.snap);
+  TT.seenOnce = true;
+  if (before && (before.game !== TT.snap.game || before.over !== TT.snap.over)) {
+    notice("");  // an answer about the last game is no news about this one
+    if (TT.snap.game) window.scrollTo(0, 0);
+  }
   drawLog(TT.snap);
   drawEnrolment(TT.snap);
   drawBoard(TT.snap);
@@ -348,8 +461,10 @@ async function loadGames() {
   $("enrol-game").replaceChildren(
     ...Object.values(GAMES).map((g) => h("option", { value: g.name },
       g.decks ? `${g.title} (red and blue decks)` : g.title)),
-    h("option", { value: "admin" }, "Parent cards"), h("option", { value: "game" }, "Game cards"));
+    h("option", { value: "admin" }, "Parent cards"), h("option", { value: "game" }, "Game cards"),
+    h("option", { value: "voice" }, "Voice cards (louder, quieter, mute, say again)"));
   drawSetupOptions();
+  if (TT.snap) { drawNow(TT.snap); drawChrome(TT.snap); }
 }
 
 // An option with two choices is a switch (on: the other choice than the default); one with more
@@ -385,9 +500,29 @@ async function submitSetup(ev) {
 }
 
 async function simple(path, question, done) {
-  if (question && !window.confirm(question)) return;
+  if (question && !window.confirm(question)) return null;
   const { status, data } = await post(path, {});
   toast(status === 200 ? done : data.error);
+  return status === 200 ? data : null;
+}
+
+// An answer to this phone's own action that must stay until read (what to put back after an
+// undo): under the buttons that asked, until the next action.
+function notice(text) {
+  const box = $("notice");
+  box.hidden = !text;
+  box.textContent = text || "";
+}
+TT.notice = notice;
+
+// Undo asks first, then shows what the table said: which move was taken back and what to put
+// back on the table by hand (the voice says the same).
+async function undo() {
+  if (!window.confirm("Take back the last move? The table then says what to put back.")) return;
+  const { status, data } = await post("/api/undo", {});
+  if (status !== 200) { notice(data.error); return; }
+  const said = (data.events || []).join(" ");
+  notice(data.accepted === false ? `✗ ${data.message}` : said || "The last move is taken back.");
 }
 
 function init() {
@@ -412,14 +547,17 @@ function init() {
       $("doctor-summary").className = data.findings.some((f) => f.status === "failed") ? "turn bad" : "turn";
       $("doctor-skipped").textContent = data.skipped || "";
       $("doctor-skipped").hidden = !data.skipped;
+      // a parent's line first; the maker's words folded under it
       $("findings").replaceChildren(...data.findings.map((f) => h("li", { class: f.status },
-        h("strong", {}, `${mark[f.status] || "?"} ${f.device}`), h("br"), f.detail)));
+        h("strong", {}, `${mark[f.status] || "?"} ${f.said || f.device}`),
+        h("details", { class: "maker" }, h("summary", {}, "for the maker"),
+          h("p", {}, `${f.device}: ${f.detail}`)))));
     } finally {
       button.disabled = false;
     }
   });
   $("enrol-stop").addEventListener("click", () => simple("/api/enrol/stop", null, "Enrolment stopped."));
-  $("undo").addEventListener("click", () => simple("/api/undo", null, "The last move is undone."));
+  $("undo").addEventListener("click", undo);
   $("abandon").addEventListener("click", () =>
     simple("/api/abandon", "Abandon this game? It cannot be resumed.", "The game is abandoned."));
   drawSetupOptions();

@@ -1,0 +1,173 @@
+"""`python -m bench live`: the real daemon process on the wall clock (rig.py, trials.py), at full
+speed and under a CPU quota of a quarter and a tenth of one core (cgroup.py).
+
+Figures per speed: tag in the field -> the board executes the chest's latch command (first tap
+of a tag / the same tag again), -> the lights' frame, and tag lifted -> the daemon's removal
+event; p50, p90, p99, max over `BENCH_LIVE_TRIALS` (default 200) of each. At full speed also
+the daemon's CPU per accepted tap, its idle CPU and the emulator's over `BENCH_IDLE_SECONDS`
+(60), exec -> READY, and RSS/PSS of the daemon and of the page (`tabletap web`, a phone
+watching its stream all along) after the whole run ("an evening"); exec -> READY again under a
+tenth of a core.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from bench.live.cgroup import Quota, QuotaUnavailable
+from bench.live.procstat import memory_mib
+from bench.live.rig import Rig
+from bench.live.trials import Figures, idle_cpu, run_trials
+
+TRIALS = int(os.environ.get("BENCH_LIVE_TRIALS", "200"))
+IDLE_SECONDS = float(os.environ.get("BENCH_IDLE_SECONDS", "60"))
+STARTS = 5
+SPEEDS = (("wall", None), ("quarter", 0.25), ("tenth", 0.10))
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def _spread(label: str, seconds: list[float], key: str) -> list[tuple]:
+    ms = [s * 1000 for s in seconds]
+    if not ms:
+        return [(f"{label}: no trial answered", 0.0, "")]
+    return [(f"{label}, p50", statistics.median(ms), "ms", f"{key}_p50_ms"),
+            (f"{label}, p90", pct(ms, 0.90), "ms", f"{key}_p90_ms"),
+            (f"{label}, p99", pct(ms, 0.99), "ms", f"{key}_p99_ms"),
+            (f"{label}, max ({len(ms)} trials)", max(ms), "ms", f"{key}_max_ms")]
+
+
+def _latencies(name: str, f: Figures) -> list[tuple]:
+    return [
+        *_spread(f"[{name}] tag enters the field -> chest command, first tap", f.first_chest,
+                 f"{name}_tap_first"),
+        *_spread(f"[{name}] tag enters again -> chest command", f.again_chest,
+                 f"{name}_tap_again"),
+        *_spread(f"[{name}] tag enters -> lights' frame, first tap", f.first_lights,
+                 f"{name}_lights_first"),
+        *_spread(f"[{name}] tag enters again -> lights' frame", f.again_lights,
+                 f"{name}_lights_again"),
+        *_spread(f"[{name}] tag leaves -> removal event", f.lift, f"{name}_lift"),
+    ]
+
+
+@contextmanager
+def _quota(name: str, share: float | None) -> Iterator[Quota | None]:
+    if share is None:
+        yield None
+        return
+    quota = Quota.make(f"tabletap-bench-{name}", share)
+    try:
+        yield quota
+    finally:
+        quota.remove()
+
+
+def _ready(quota: Quota | None, starts: int) -> float:
+    """Median exec -> READY=1 of `starts` daemons resuming the same game."""
+    rig = Rig()
+    try:
+        times = [rig.start(quota, new=True)]
+        rig.stop()
+        for _ in range(starts - 1):
+            times.append(rig.start(quota, new=False))
+            rig.stop()
+        return statistics.median(times)
+    finally:
+        rig.close()
+
+
+class _Watcher:
+    """A phone watching the page: its server-sent stream read all along the run."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.stop = threading.Event()
+        threading.Thread(target=self._watch, daemon=True).start()
+
+    def _watch(self) -> None:
+        import httpx
+
+        while not self.stop.is_set():
+            try:
+                with httpx.stream("GET", self.url + "/api/stream", timeout=5) as reply:
+                    for _ in reply.iter_bytes():
+                        if self.stop.is_set():
+                            return
+            except httpx.HTTPError:
+                time.sleep(0.5)
+
+
+def _full(trials: int) -> list[tuple]:
+    rig = Rig()
+    web = rig.web()
+    watcher = _Watcher(rig.web_url)
+    try:
+        rig.start()
+        f = run_trials(rig, trials, seed=1)
+        out = _latencies("wall", f)
+        out.append(("[wall] daemon CPU per accepted tap (tap, rest, lift, answers; "
+                    f"{f.accepted} accepted, {f.new_games} new games)",
+                    f.cpu_s / max(1, f.accepted) * 1000, "ms", "daemon_cpu_ms_per_tap"))
+        daemon_rss, daemon_pss = memory_mib(rig.pid)
+        web_rss, web_pss = memory_mib(web.pid)
+        out += [("daemon RSS after the run", daemon_rss, "MiB", "daemon_rss_mib"),
+                ("daemon PSS after the run", daemon_pss, "MiB", "daemon_pss_mib"),
+                ("page (tabletap web) RSS after the run", web_rss, "MiB", "web_rss_mib"),
+                ("page (tabletap web) PSS after the run", web_pss, "MiB", "web_pss_mib")]
+        watcher.stop.set()
+        web.terminate()
+        web.wait(10)
+        daemon, emulator = idle_cpu(rig, IDLE_SECONDS)
+        out += [(f"daemon idle CPU, its own process ({IDLE_SECONDS:g} s, empty field)", daemon,
+                 "%", "daemon_idle_cpu_percent"),
+                ("PN532 emulator's idle CPU over the same time (apart)", emulator, "%",
+                 "emulator_idle_cpu_percent")]
+        return out
+    finally:
+        watcher.stop.set()
+        if web.poll() is None:
+            web.kill()
+            web.wait()
+        rig.close()
+
+
+def _limited(name: str, share: float, trials: int) -> list[tuple]:
+    with _quota(name, share) as quota:
+        out = []
+        if name == "tenth":
+            out.append(("[tenth] exec -> READY under the quota (median of 3)",
+                        _ready(quota, 3), "s", "tenth_ready_s"))
+        rig = Rig()
+        try:
+            rig.start(quota)
+            f = run_trials(rig, trials, seed=2)
+            out += _latencies(name, f)
+            out.append((f"[{name}] daemon CPU per accepted tap", f.cpu_s / max(1, f.accepted)
+                        * 1000, "ms", f"{name}_cpu_ms_per_tap"))
+        finally:
+            rig.close()
+        return out
+
+
+def run() -> list[tuple]:
+    out: list[tuple] = [
+        ("exec -> READY, full speed (median of 5 starts)", _ready(None, STARTS), "s",
+         "ready_s"),
+        *_full(TRIALS),
+    ]
+    for name, share in SPEEDS[1:]:
+        assert share is not None
+        try:
+            out += _limited(name, share, TRIALS)
+        except QuotaUnavailable as exc:
+            print(f"  {exc}: no figures at a {name} of a core")
+    return out

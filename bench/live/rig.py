@@ -1,0 +1,213 @@
+"""The real daemon at a simulated table: `tabletap run` (no `--sim`) in its own process, with its
+reader on a pseudo-terminal served by the emulated PN532 and its chest and lights on the
+simulated Pico behind another, both in this process.
+
+So the path measured is the one a family's box runs: real pyserial and the real adafruit_pn532
+driver, tabletap's reader adapter, presence, the rules, the journal's append and fsync on the
+state folder, the Pico link's framing, and the firmware's own code executing the command. The
+daemon may be started under a CPU quota (cgroup.py); the emulators never are. Readiness is
+systemd's: the daemon's READY=1 arrives on a notify socket this rig listens on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from bench.demo import demo_game
+from bench.live.cgroup import Quota
+from bench.live.procstat import cpu_s
+from tabletap.controller.control_socket.server import request
+from tabletap.sim.board import SimBoard
+from tabletap.sim.board.standins import Executed
+from tabletap.sim.pn532.chip import Pn532Chip
+from tabletap.sim.pn532.pty import PtyChip
+from tabletap.sim.pn532.timing import default_timing
+from tabletap.sim.world import SimTag, SimWorld
+
+TABLETAP = str(Path(sys.executable).with_name("tabletap"))
+BAUD = 115200
+# Short chest and light times, so a trial's answer has finished before the next tap; they
+# change when the latch relocks and the lights settle, nothing on the path measured.
+OPEN_SECONDS = 0.25
+FEEDBACK_SECONDS = 0.2
+PYCACHE = Path(tempfile.gettempdir()) / "tabletap-bench-pycache"
+# BENCH_DAEMON_PREFIX="python -m cProfile -o out.prof": the daemon run under a profiler
+PREFIX = os.environ.get("BENCH_DAEMON_PREFIX", "").split()
+
+
+class LogTail:
+    """The daemon's log lines, each stamped with the monotonic clock as it arrives."""
+
+    def __init__(self, stream: Any) -> None:
+        self.lines: list[tuple[float, str]] = []
+        self.cond = threading.Condition()
+        threading.Thread(target=self._read, args=(stream,), daemon=True).start()
+
+    def _read(self, stream: Any) -> None:
+        for line in stream:
+            with self.cond:
+                self.lines.append((time.monotonic(), line.rstrip("\n")))
+                self.cond.notify_all()
+
+    def wait_for(self, text: str, after: float, timeout: float) -> float | None:
+        """When the first line containing `text` arrived after `after`; None on timeout."""
+        def found() -> float | None:
+            return next((t for t, line in reversed(self.lines) if t > after and text in line),
+                        None)
+        with self.cond:
+            self.cond.wait_for(lambda: found() is not None, timeout)
+            return found()
+
+
+class Rig:
+    """One table: emulators here, the daemon there. `start(quota)` runs a daemon (again)."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self._tmp = tempfile.TemporaryDirectory() if folder is None else None
+        self.folder = Path(self._tmp.name) if self._tmp else Path(folder)  # type: ignore[arg-type]
+        self.world = SimWorld(clock=time)  # type: ignore[arg-type]  # now() is not used
+        self.chip = Pn532Chip(field=lambda: [t.memory for t in self.world.field_of("chest")],
+                              timing=default_timing())
+        self.pty = PtyChip(self.chip, baud=BAUD, armed_step=0.5)
+        self.spec, self.demo = demo_game()
+        self.board = SimBoard(inputs=self.world.inputs, seed=1).start()
+        self.config = self.folder / "table.yaml"
+        config = self._config()
+        self.web_port = int(config["web"]["port"])
+        self.config.write_text(yaml.safe_dump(config), encoding="utf-8")
+        self.sock = self.folder / "state" / "control.sock"
+        self.proc: subprocess.Popen[str] | None = None
+        self.log: LogTail | None = None
+        self.ready_s = 0.0
+        self.ready_cpu_s = 0.0
+
+    def _config(self) -> dict[str, Any]:
+        return {
+            "state_dir": str(self.folder / "state"),
+            "game": self.spec.name, "players": list(self.demo.players), "seed": 1,
+            "setup": dict(self.demo.setup), "options": dict(self.demo.options),
+            "backend": "serial", "serial": {"port": self.board.port},
+            "readers": {"chest": {"transport": "uart", "port": self.pty.port, "baud": BAUD}},
+            "chest": {"open_seconds": OPEN_SECONDS},
+            "lights": {"feedback_seconds": FEEDBACK_SECONDS},
+            "voice": {"enabled": False},
+            "web": {"enabled": True, "port": _free_port(), "bind": "127.0.0.1", "mdns": False},
+        }
+
+    def start(self, quota: Quota | None = None, new: bool = True) -> float:
+        """Start `tabletap run` (under `quota` from before its exec); returns exec-to-READY."""
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify:
+            path = self.folder / "notify.sock"
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+            notify.bind(str(path))
+            env = {**os.environ, "NOTIFY_SOCKET": str(path), "PYTHONUNBUFFERED": "1",
+                   "PYTHONPYCACHEPREFIX": str(PYCACHE)}
+            env.pop("JOURNAL_STREAM", None)
+            # As on the box, whose wheel is installed compiled: bytecode is kept (in a cache of
+            # the bench's own, outside the tree), not compiled anew at every start.
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
+            started = time.monotonic()
+            self.proc = subprocess.Popen(
+                [*PREFIX, TABLETAP, "run", "--config", str(self.config),
+                 *(["--new"] if new else [])],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                text=True, env=env, cwd=self.folder,
+                preexec_fn=quota.enter if quota is not None else None,  # noqa: PLW1509
+            )
+            notify.settimeout(30)
+            while b"READY=1" not in notify.recv(4096):
+                pass
+            self.ready_s = time.monotonic() - started
+            self.ready_cpu_s = cpu_s(self.proc.pid)
+        assert self.proc.stderr is not None
+        self.log = LogTail(self.proc.stderr)
+        self.wait_settled()
+        return self.ready_s
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def ask(self, payload: dict[str, Any]) -> dict[str, Any]:
+        return request(self.sock, payload, timeout=30)
+
+    def wait_settled(self, quiet: float = 0.3, limit: float = 10.0) -> None:
+        """Until the board has executed nothing for `quiet` seconds (start-up's commands, the
+        last trial's relock and resting lights)."""
+        rec = self.board.recorder
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            last = rec.executed[-1].t if rec.executed else 0.0
+            if time.monotonic() - last >= quiet:
+                return
+            time.sleep(quiet / 3)
+
+    def executed(self, after: float, match: Callable[[dict[str, Any]], bool],
+                 timeout: float) -> float | None:
+        """When the board first executed a command `match` accepts, after `after`."""
+        rec = self.board.recorder
+
+        def first() -> Executed | None:
+            return next((e for e in rec.executed if e.t > after and match(e.body)), None)
+        rec.wait_for(lambda: first() is not None, timeout)
+        found = first()
+        return None if found is None else found.t
+
+    def place(self, tag: SimTag) -> float:
+        t = time.monotonic()
+        self.world.place("chest", tag)
+        self.pty.poke()
+        return t
+
+    def lift(self, tag: SimTag) -> float:
+        t = time.monotonic()
+        self.world.remove("chest", tag.uid)
+        self.pty.poke()
+        return t
+
+    def web(self) -> subprocess.Popen[bytes]:
+        """`tabletap web` on the same config (the page's process)."""
+        return subprocess.Popen([TABLETAP, "web", "--config", str(self.config)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                cwd=self.folder)
+
+    @property
+    def web_url(self) -> str:
+        return f"http://127.0.0.1:{self.web_port}"
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+    def close(self) -> None:
+        self.stop()
+        self.board.close()
+        self.pty.close()
+        if self._tmp is not None:
+            self._tmp.cleanup()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])

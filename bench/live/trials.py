@@ -1,0 +1,109 @@
+"""Taps and lifts at the real daemon, on the wall clock (rig.py).
+
+A trial puts a tag in the emulated field at a random moment and stamps it; the figures are the
+moments the simulated board executed the chest's latch command and the lights' next frame, and
+the daemon's log line for the lift (`reader chest: ... lifted`, written as the removal event is
+handled). "First" taps are tags the reader has never seen (a fresh UID: its NDEF is read);
+"again" the same tag each time (its NDEF cached by UID). The demo's golden key is accepted and
+opens the chest each time; when a game is won, a new one is started through the control socket
+and the trial taken again.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+
+from bench.live.procstat import cpu_s
+from bench.live.rig import Rig
+from tabletap.controller.table.identity import encode_piece
+from tabletap.sim.world import SimTag, uid_for
+
+ANSWER_TIMEOUT = 5.0
+
+
+@dataclass
+class Figures:
+    first_chest: list[float] = field(default_factory=list)
+    first_lights: list[float] = field(default_factory=list)
+    again_chest: list[float] = field(default_factory=list)
+    again_lights: list[float] = field(default_factory=list)
+    lift: list[float] = field(default_factory=list)
+    seen: list[float] = field(default_factory=list)  # tap -> the daemon's `placed` log line
+    accepted: int = 0
+    cpu_s: float = 0.0
+    new_games: int = 0
+
+
+def _latch_open(body: dict) -> bool:
+    return body.get("op") == "latch" and body.get("open") is True
+
+
+def _frame(body: dict) -> bool:
+    return body.get("op") == "show"
+
+
+def _refused(body: dict) -> bool:
+    """The lights' answer to a refused tap (the game was won: the next trial starts one)."""
+    return body.get("op") == "show" and body.get("pattern") == "rejected"
+
+
+def _new_game(rig: Rig) -> None:
+    rig.ask({"new": {"game": rig.spec.name, "players": list(rig.demo.players),
+                     "options": dict(rig.demo.options)}})
+
+
+def run_trials(rig: Rig, trials: int, seed: int = 1) -> Figures:
+    """`trials` first taps and `trials` taps again, interleaved, each followed by a lift."""
+    rng = random.Random(seed)
+    piece = rig.demo.again
+    again = SimTag(uid=uid_for("bench:again"), ndef=encode_piece(piece), piece=piece)
+    out = Figures()
+    cpu0 = cpu_s(rig.pid)
+    n = 0
+    while len(out.first_chest) < trials or len(out.again_chest) < trials:
+        fresh = len(out.first_chest) <= len(out.again_chest)
+        tag = SimTag(uid=uid_for(f"bench:first:{n}"), ndef=encode_piece(piece), piece=piece) \
+            if fresh else again
+        n += 1
+        time.sleep(rng.random() * 0.05)  # anywhere in the daemon's wait
+        t0 = rig.place(tag)
+        lights = rig.executed(t0, _frame, ANSWER_TIMEOUT)
+        refused = rig.executed(t0, _refused, 0.0) is not None
+        chest = None if refused else rig.executed(t0, _latch_open, ANSWER_TIMEOUT)
+        assert rig.log is not None
+        seen = rig.log.wait_for(" placed", t0, 0.0 if chest else 0.5)
+        time.sleep(0.05 + rng.random() * 0.05)
+        t1 = rig.lift(tag)
+        assert rig.log is not None
+        lifted = rig.log.wait_for(" lifted", t1, ANSWER_TIMEOUT)
+        if lifted is not None:
+            out.lift.append(lifted - t1)
+        if chest is None or lights is None:
+            _new_game(rig)  # refused while the game goes on: then it was something else
+            out.new_games += 1
+            rig.wait_settled()
+            continue
+        out.accepted += 1
+        if seen is not None:
+            out.seen.append(seen - t0)
+        (out.first_chest if fresh else out.again_chest).append(chest - t0)
+        (out.first_lights if fresh else out.again_lights).append(lights - t0)
+        rig.wait_settled(quiet=0.25)
+    out.cpu_s = cpu_s(rig.pid) - cpu0
+    return out
+
+
+def idle_cpu(rig: Rig, seconds: float) -> tuple[float, float]:
+    """Share of a core (%) the idle daemon and the PN532 emulator's thread use, apart."""
+    from bench.live.procstat import thread_cpu_s
+
+    rig.wait_settled()
+    tid = rig.pty.thread_id
+    d0, e0 = cpu_s(rig.pid), thread_cpu_s(tid) if tid else 0.0
+    t0 = time.monotonic()
+    time.sleep(seconds)
+    wall = time.monotonic() - t0
+    d1, e1 = cpu_s(rig.pid), thread_cpu_s(tid) if tid else 0.0
+    return (d1 - d0) / wall * 100, (e1 - e0) / wall * 100

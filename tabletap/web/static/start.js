@@ -1,0 +1,77 @@
+// The start screen: with no game on the table it is the page's first thing (issue 21, defect
+// 2): every installed game as a big button (from GET /api/games, so an added game shows up),
+// then the players and the game's options, then one button. A phone that is not paired sees
+// the games but is told to pair first; the table's own way, a game card, is said above it.
+"use strict";
+(() => {
+  const { h } = window.TT;
+  const $ = (id) => document.getElementById(id);
+  const chosen = { game: null, drawn: "" };
+
+  // An option with two choices is a switch (on: the other choice than the default); one with
+  // more is a list; a free value (a list of teams) is set in the table's config, not here.
+  function optionFields(game) {
+    return game.options.filter((o) => o.choices.length >= 2).map((o) => {
+      if (o.choices.length === 2 && typeof o.default === "boolean") {
+        return h("label", { title: o.help }, h("input", { type: "checkbox", name: o.name,
+          checked: o.default }), o.help);
+      }
+      return h("label", {}, `${o.help} `, h("select", { name: o.name },
+        ...o.choices.map((c, i) => h("option", { value: String(c), selected: c === o.default },
+          o.labels[i]))));
+    });
+  }
+
+  function choose(name) {
+    chosen.game = name;
+    const game = window.TT.games[name];
+    for (const b of document.querySelectorAll("#start-games button")) {
+      b.setAttribute("aria-pressed", String(b.dataset.game === name));
+    }
+    $("start-more").hidden = false;
+    $("start-players").placeholder = game.hint || "ana, ben";
+    const fields = optionFields(game);
+    $("start-options").hidden = !fields.length;
+    $("start-options").replaceChildren(h("legend", {}, "Options"), ...fields);
+    $("start-players").focus();
+  }
+
+  async function go() {
+    const game = chosen.game;
+    const players = $("start-players").value.split(",").map((p) => p.trim()).filter(Boolean);
+    const options = {};
+    for (const box of $("start-options").querySelectorAll("input[type=checkbox]")) {
+      options[box.name] = box.checked;
+    }
+    for (const list of $("start-options").querySelectorAll("select")) options[list.name] = list.value;
+    await window.TT.startGame(game, players, options);
+  }
+
+  // Start a game from the phone and show it from its top (defect 9: the page used to stay
+  // scrolled where the form was).
+  window.TT.startGame = async (game, players, options) => {
+    const { status, data } = await window.TT.post("/api/new", { game, players, options });
+    if (status !== 200) { window.TT.toast(data.error); return false; }
+    window.scrollTo(0, 0);
+    return true;
+  };
+
+  window.TT.drawStart = (snap) => {
+    const games = Object.values(window.TT.games);
+    const key = JSON.stringify([games.map((g) => g.name), window.TT.session.paired]);
+    if (key === chosen.drawn) return;
+    chosen.drawn = key;
+    const paired = window.TT.session.paired;
+    $("start-games").replaceChildren(...games.map((g) => h("button", {
+      type: "button", class: "startgame", "data-game": g.name, "aria-pressed": "false",
+      disabled: !paired, onclick: () => choose(g.name) },
+    h("strong", {}, g.title), h("small", {}, `${g.players.least} to ${g.players.most} players`))),
+    ...(paired ? [] : [h("p", { class: "muted" }, "Pair this phone (below) to start a game from here.")]));
+    $("start-more").hidden = true;
+    if (snap && chosen.game && paired) choose(chosen.game);
+  };
+
+  document.addEventListener("DOMContentLoaded", () => {
+    $("start-go").addEventListener("click", go);
+  });
+})();

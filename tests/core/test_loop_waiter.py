@@ -1,0 +1,126 @@
+"""The daemon loop's one wait (table/waiter.py): console lines, a reader's answer and another
+thread's news end it at once; a request is served during it and the wait goes on; with nothing
+happening it lasts its time. And the pause itself (Daemon.pause) is stretched only on a quiet
+table."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+from tabletap.controller.control_socket.server import ControlServer, request
+from tabletap.controller.table.daemon import Daemon
+from tabletap.controller.table.waiter import CONSOLE, READER, WAKE, Console, LoopWaiter
+
+
+class _Fd:
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def fileno(self) -> int:
+        return self.fd
+
+
+def test_console_lines_end_the_wait_at_once_and_are_handed_over_whole() -> None:
+    r, w = os.pipe()
+    os.set_blocking(r, False)
+    got: list[str | None] = []
+    waiter = LoopWaiter(Console(r), got.extend)
+    try:
+        os.write(w, b"tap magic-keys/key/gold\npress end")
+        started = time.monotonic()
+        assert waiter.wait(30.0, [], None, None) == CONSOLE
+        assert time.monotonic() - started < 5
+        assert got == ["tap magic-keys/key/gold"]  # the half line waits for its end
+        os.write(w, b"-turn\n")
+        assert waiter.wait(30.0, [], None, None) == CONSOLE
+        os.close(w)
+        assert waiter.wait(30.0, [], None, None) == CONSOLE
+        assert got == ["tap magic-keys/key/gold", "press end-turn", None]  # None: end of input
+    finally:
+        waiter.close()
+        os.close(r)
+
+
+def test_a_reader_answer_ends_the_wait_and_nothing_lasts_its_time() -> None:
+    r, w = os.pipe()
+    waiter = LoopWaiter()
+    try:
+        started = time.monotonic()
+        assert waiter.wait(0.05, [_Fd(r)], None, None) is None
+        assert time.monotonic() - started >= 0.045
+        os.write(w, b"\x01")
+        assert waiter.wait(30.0, [_Fd(r)], None, None) == READER
+        # a timer sooner than the wait's own time ends it then
+        os.read(r, 1)
+        started = time.monotonic()
+        assert waiter.wait(30.0, [_Fd(r)], None, None, [time.monotonic() + 0.05]) is None
+        assert time.monotonic() - started < 5
+    finally:
+        waiter.close()
+        os.close(r)
+        os.close(w)
+
+
+def test_another_threads_news_wakes_the_wait() -> None:
+    waiter = LoopWaiter()
+    try:
+        threading.Timer(0.05, waiter.wake).start()
+        started = time.monotonic()
+        assert waiter.wait(30.0, [], None, None) == WAKE
+        assert time.monotonic() - started < 5
+    finally:
+        waiter.close()
+
+
+def test_a_request_is_served_during_the_wait_which_goes_on(tmp_path: Path) -> None:
+    server = ControlServer(tmp_path / "control.sock", lambda req: {"ok": True})
+    r, w = os.pipe()
+    waiter = LoopWaiter()
+    seen: dict[str, object] = {}
+
+    def console() -> None:
+        seen["answer"] = request(server.path, {"state": True}, timeout=5.0)
+        os.write(w, b"\x01")  # then a tag: the wait ends
+
+    thread = threading.Thread(target=console)
+    thread.start()
+    try:
+        assert waiter.wait(60.0, [_Fd(r)], server.sockets, server.serve_pending) == READER
+        thread.join(10)
+        assert seen["answer"] == {"ok": True}
+    finally:
+        waiter.close()
+        server.close()
+        os.close(r)
+        os.close(w)
+
+
+class _Reader:
+    def __init__(self, due: float | None) -> None:
+        self.name = "chest"
+        self.due = due
+
+    def renewal_due(self) -> float | None:
+        return self.due
+
+    def poll(self) -> object:
+        raise AssertionError("not polled here")
+
+
+def _daemon(quiet: bool, due: float | None) -> Daemon:
+    clock = SimpleNamespace(now=lambda: 100.0)
+    session = SimpleNamespace(timers_idle=lambda: quiet)
+    return Daemon(session, {"chest": _Reader(due)}, SimpleNamespace(),  # type: ignore[arg-type]
+                  clock, SimpleNamespace())  # type: ignore[arg-type]
+
+
+def test_the_pause_is_stretched_to_the_next_timer_only_on_a_quiet_table() -> None:
+    assert _daemon(True, 100.5).pause(0.1, 0.06, 0.02, idle_limit=1.0) == 0.5  # the renewal
+    assert _daemon(True, 130.0).pause(0.1, 0.06, 0.02, idle_limit=1.0) == 1.0  # the limit
+    assert _daemon(False, 100.5).pause(0.1, 0.06, 0.02, idle_limit=1.0) == 0.1  # a timer runs
+    assert _daemon(True, None).pause(0.1, 0.06, 0.02, idle_limit=1.0) == 0.1  # not waiting
+    assert _daemon(True, 100.5).pause(0.1, 0.06, 0.02, idle_limit=None) == 0.1  # buttons
