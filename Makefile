@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench soak lint clean dist image image-test
+.PHONY: run test bench soak lint clean dist image image-test deb
 
 $(STAMP): pyproject.toml tools/bootstrap-venv.sh
 	@tools/bootstrap-venv.sh $(PYTHON) $(VENV)
@@ -102,20 +102,48 @@ dist: $(STAMP)
 image: dist
 	image/build.sh $(WHEEL) dist
 
-# Boots the image under qemu-system-aarch64 and plays, cuts the power, resumes (minutes).
+# Boots the image under qemu-system-aarch64 and plays, cuts the power, resumes (minutes); then
+# checks the built image's boot partition and root statically (every claimed board's root
+# drivers, device trees, UART, I2C, SPI) and boots it as a Raspberry Pi 3 (-M raspi3b, from its
+# own boot partition) playing a whole game with the emulated PN532 on the Pi's header UART.
 image-test: $(STAMP)
 	@image/host-tools.sh --no-binfmt
 	@[ -f $(IMAGE) ] || { echo "no $(IMAGE): run make image first" >&2; exit 1; }
 	$(BIN)/python image/boot_test.py $(IMAGE)
+	TABLETAP_IMAGE=$(IMAGE) $(BIN)/pytest -q tests/image
+	$(BIN)/python image/pi_boot_test.py $(IMAGE)
+
+# The Debian package for Raspberry Pi OS Lite (bookworm, trixie; any Pi, the Pi 5 included):
+# dist/tabletap_<version>_arm64.deb, its Python environment made at install from the wheels it
+# carries (image/deb/). DEB_TEST=1 also installs it into an arm64 Debian root under qemu-user
+# and runs `tabletap doctor --sim` and a scenario there (root; minutes).
+deb: dist
+	image/deb/build.sh $(WHEEL) dist
+	@if [ -n "$(DEB_TEST)" ]; then image/deb/test.sh dist/tabletap_$(VERSION)_arm64.deb; fi
 
 bench: $(STAMP) $(CHROMIUM_STAMP)
 	$(BIN)/python -m bench
 
 # SIGKILL real `tabletap run --sim` daemons at random moments, with reader, Pico-line and
-# full-disk faults (tools/soak.py); not part of `make test`: about 1.4 s per cycle.
+# full-disk faults, a third of the cycles aiming their kill between a move's save and its answer
+# (tools/soak.py); not part of `make test`: 1.5 to 3 s per cycle, by the load.
 CYCLES ?= 1000
 soak: $(STAMP)
 	$(BIN)/python tools/soak.py --cycles $(CYCLES)
+
+# Many evenings: GAMES complete games in a row through the real daemon, restarts between some;
+# the archive, the journal and memory after each (tools/evenings.py; about 3 s a game). As root
+# on the image's own state partition (a loop device), so what it holds and receives is real.
+.PHONY: evenings writes
+GAMES ?= 300
+evenings: $(STAMP)
+	$(BIN)/python tools/evenings.py --games $(GAMES)
+
+# Bytes written to the state partition per game, per restart and per idle hour, and the years
+# of evenings a cheap card lasts at that rate (tools/writes.py; root: a loop device).
+IDLE ?= 300
+writes: $(STAMP)
+	$(BIN)/python tools/writes.py --games 10 --idle $(IDLE)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -34,6 +34,7 @@ die() { printf 'image: %s\n' "$*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || die "building the image needs root (debootstrap, chroot, file ownership)"
 "$HERE/host-tools.sh"
 
+case $CACHE in *[[:space:]]*) die "the cache path must not contain spaces: $CACHE" ;; esac
 VERSION=$(basename "$WHEEL" | cut -d- -f2)
 IMAGE="$CACHE/tabletap-$VERSION-arm64.img"
 mkdir -p "$CACHE" "$OUTDIR"
@@ -56,7 +57,61 @@ chroot_umount() {
     for ((i = ${#MOUNTED[@]} - 1; i >= 0; i--)); do umount -l "${MOUNTED[i]}" || true; done
     MOUNTED=()
 }
-trap chroot_umount EXIT
+# Everything mounted under the cache, deepest first: ours (chroot_mount) and mmdebstrap's own
+# (/proc, /sys, /dev/pts, /dev/shm of the root it builds), which an interrupted mmdebstrap leaves
+# behind. Run on every exit, and before any cached folder is removed, so that a build after an
+# interrupted one starts clean. (Mount points in mountinfo escape spaces; the cache path has none
+# that matter: a path with a space is refused below.)
+umount_under() {
+    local dir=$1 mnt
+    while read -r mnt; do
+        umount -l "$mnt" 2>/dev/null || true
+    done < <(awk -v d="$dir/" 'index($5, d) == 1 { print length($5), $5 }' /proc/self/mountinfo \
+        | sort -rn | cut -d' ' -f2-)
+}
+# This build's processes, by pid: package scripts running in a root under the cache (their
+# root directory is there) and every descendant of this script (mmdebstrap's own forks, which
+# hold its mounts while they wait for dpkg). dpkg carries on through a Ctrl-C, and mmdebstrap
+# waits for it, so a stopped build stops them rather than leave them writing into a tree whose
+# mounts are going.
+descendants() {
+    local child
+    for child in $(ps -o pid= --ppid "$1" 2>/dev/null); do
+        echo "$child"
+        descendants "$child"
+    done
+}
+stop_processes() {
+    local p root pids=()
+    for p in /proc/[0-9]*; do
+        root=$(readlink "$p/root" 2>/dev/null) || continue
+        [[ $root == "$CACHE"/* ]] && pids+=("${p#/proc/}")
+    done
+    mapfile -t -O "${#pids[@]}" pids < <(descendants $$)
+    [ ${#pids[@]} -eq 0 ] || kill -KILL "${pids[@]}" 2>/dev/null || true
+    sleep 0.5
+}
+STOPPING=0
+cleanup() {
+    [ "$STOPPING" = 1 ] && stop_processes
+    chroot_umount
+    umount_under "$CACHE"
+}
+trap cleanup EXIT
+# A signal ends the script through `exit`, so the EXIT trap runs for Ctrl-C and time limits too.
+trap 'STOPPING=1; exit 130' INT
+trap 'STOPPING=1; exit 143' TERM
+trap 'STOPPING=1; exit 129' HUP
+# Removes a cached folder: its mounts first, and never across a file system (a /dev or /sys
+# still bound inside must stop rm, not be emptied through).
+remove_tree() {
+    local dir
+    for dir in "$@"; do
+        [ -e "$dir" ] || continue
+        umount_under "$dir"
+        rm -rf --one-file-system "$dir"
+    done
+}
 in_chroot() { chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
     LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "${@:2}"; }
 
@@ -68,16 +123,18 @@ key_of() { cat "$@" | sha256sum | cut -c1-16; }
 # failed build is thrown away anyway) and without docs, manual pages and translations. The hooks (hook-setup.sh, hook-essential.sh) set up what
 # package scripts read.
 # Bump the number when the commands that build the layer change; its file inputs are hashed.
-SYSTEM_KEY=$(printf 'system-4 %s %s %s %s' "$SUITE" "$MIRROR" "$DISK_ID" \
-    "$(key_of "$HERE/packages.txt" "$HERE/initramfs/tabletap.conf" "$HERE/initramfs/modules" \
-        "$HERE/dpkg-nodoc.cfg" "$HERE/hook-setup.sh" "$HERE/hook-essential.sh")" \
+# The initramfs is not part of this layer (it is built in layer 2, from the device trees and the
+# kernel's module aliases), so changing what goes into it never redoes mmdebstrap.
+SYSTEM_KEY=$(printf 'system-5 %s %s %s %s' "$SUITE" "$MIRROR" "$DISK_ID" \
+    "$(key_of "$HERE/packages.txt" "$HERE/dpkg-nodoc.cfg" "$HERE/hook-setup.sh" \
+        "$HERE/hook-essential.sh")" \
     | sha256sum | cut -c1-16)
 SYSTEM="$CACHE/system-$SYSTEM_KEY"
 if [ -f "$SYSTEM/.done" ]; then
     step "system: cached ($SYSTEM)"
 else
     step "system: mmdebstrap $SUITE arm64 with packages.txt, kernel and initramfs (minutes)"
-    rm -rf "$SYSTEM" "$SYSTEM.tmp"
+    remove_tree "$SYSTEM" "$SYSTEM.tmp"
     mkdir -p "$SYSTEM.tmp"
     R="$SYSTEM.tmp"
     PACKAGES=$(sed -e 's/#.*//' -e '/^\s*$/d' "$HERE/packages.txt" | paste -sd, -)
@@ -93,21 +150,14 @@ else
         --setup-hook="$HERE/hook-setup.sh" --essential-hook="$HERE/hook-essential.sh" \
         --customize-hook="download /var/log/dpkg.log $SYSTEM.dpkg.log" \
         "$SUITE" "$R" "deb $MIRROR $SUITE main contrib non-free-firmware" \
-        "deb $MIRROR-security $SUITE-security main contrib non-free-firmware" 2>&1 \
-        | tee "$SYSTEM.log" | stdbuf -oL awk '
+        "deb $MIRROR-security $SUITE-security main contrib non-free-firmware" \
+        > >(tee "$SYSTEM.log" | stdbuf -oL awk '
             /^Setting up / { n++; if (n % 25 == 0) print "   " n " packages set up, " $0; next }
-            /^(I|E|W): / || /^dpkg: error/ || /^Errors were/ { print "   " $0 }' \
-        || die "mmdebstrap failed: see $SYSTEM.log"
-    # The initramfs, once: the diverted update-initramfs back, then -c for the kernel; its
-    # post-update hook (raspi-firmware) copies kernel, initrd and device trees to /boot/firmware.
-    rm -f "$R/usr/sbin/update-initramfs"
-    chroot "$R" dpkg-divert --quiet --local --rename --divert /usr/sbin/update-initramfs.tabletap \
-        --remove /usr/sbin/update-initramfs
-    KVER=$(basename "$(ls -d "$R"/usr/lib/modules/*)")
-    chroot_mount "$R"
-    in_chroot "$R" update-initramfs -c -k "$KVER" 2>&1 | sed 's/^/   /'
-    chroot_umount
-    ls "$R/boot/firmware/initrd.img-$KVER" >/dev/null || die "no initramfs in /boot/firmware"
+            /^(I|E|W): / || /^dpkg: error/ || /^Errors were/ { print "   " $0 }') 2>&1 &
+    # In the background and waited for, so that a signal reaches the traps at once (bash runs a
+    # trap only after the foreground command ends, and mmdebstrap ends only after dpkg).
+    wait $! || die "mmdebstrap failed: see $SYSTEM.log"
+    # update-initramfs stays diverted to its stub here: layer 2 builds the initramfs once.
     # Build-time settings go; the dpkg excludes stay so that the image keeps its shape.
     rm -f "$R/etc/dpkg/dpkg.cfg.d/99mmdebstrap" "$R/etc/apt/apt.conf.d/99mmdebstrap" \
         "$R/etc/resolv.conf"
@@ -184,7 +234,7 @@ fi
 step "tabletap: the venv in /opt/tabletap/venv, the box's files, users and units"
 TREE="$CACHE/tree"
 BOOTFS="$CACHE/bootfs"
-rm -rf "$TREE" "$BOOTFS"
+remove_tree "$TREE" "$BOOTFS"
 cp -a "$SYSTEM" "$TREE"
 rm -f "$TREE/.done"
 SP="opt/tabletap/venv/lib/python$PYVER/site-packages"
@@ -213,6 +263,29 @@ venv_compile() { in_chroot "$TREE" python3 -m compileall -q -j0 "$@"; }
 VENV_KEY=$(printf 'venv-3 %s %s' "$SYSTEM_KEY" "$(key_of "$LOCK")" | sha256sum | cut -c1-16)
 VENV_TAR="$CACHE/venv-$VENV_KEY.tar"
 chroot_mount "$TREE"
+# The initramfs, built once here (update-initramfs is diverted to a stub while packages install):
+# the hand list of initramfs/modules plus the modules every claimed board's root path needs,
+# derived from its device tree and the kernel's module aliases; then checked in the initrd
+# itself. Its post-update hook (raspi-firmware) copies kernel, initrd and device trees to
+# /boot/firmware.
+KVER=$(basename "$(ls -d "$TREE"/usr/lib/modules/*)")
+echo "   initramfs: the root's drivers for every claimed board (image/root_drivers.py)"
+install -D -m 0644 "$HERE/initramfs/tabletap.conf" "$TREE/etc/initramfs-tools/conf.d/tabletap.conf"
+DERIVED=$(python3 "$HERE/root_drivers.py" derive "$TREE") \
+    || die "the root's drivers could not be derived from the device trees (above)"
+{ cat "$HERE/initramfs/modules"
+  echo "# Derived by image/root_drivers.py from the claimed boards' device trees:"
+  echo "$DERIVED"; } > "$TREE/etc/initramfs-tools/modules"
+python3 "$HERE/root_drivers.py" report "$TREE" | sed 's/^/     /'
+if [ -e "$TREE/usr/sbin/update-initramfs.tabletap" ]; then
+    rm -f "$TREE/usr/sbin/update-initramfs"
+    chroot "$TREE" dpkg-divert --quiet --local --rename \
+        --divert /usr/sbin/update-initramfs.tabletap --remove /usr/sbin/update-initramfs
+fi
+in_chroot "$TREE" update-initramfs -c -k "$KVER" 2>&1 | sed 's/^/     /'
+[ -f "$TREE/boot/firmware/initrd.img-$KVER" ] || die "no initramfs in /boot/firmware"
+python3 "$HERE/root_drivers.py" check "$TREE" "$TREE/boot/firmware" \
+    || die "a claimed board could not reach its root filesystem (above)"
 if [ -f "$VENV_TAR" ]; then
     echo "   venv: dependencies cached ($VENV_TAR)"
     tar -C "$TREE" -xf "$VENV_TAR"
@@ -245,7 +318,17 @@ install -m 0644 "$SITE/hw/udev/99-tabletap.rules" "$TREE/usr/lib/udev/rules.d/99
 ln -sf /opt/tabletap/venv/bin/tabletap "$TREE/usr/local/bin/tabletap"
 in_chroot "$TREE" systemd-sysusers
 in_chroot "$TREE" systemctl enable --quiet tabletap.service tabletap-web.service \
-    tabletap-firstboot.service systemd-networkd.service avahi-daemon.service
+    tabletap-firstboot.service tabletap-grow-state.service systemd-networkd.service \
+    avahi-daemon.service systemd-timesyncd.service
+# No login prompt anywhere: every account is locked, so a getty on the screen or a serial line
+# (the generator would start one on any serial console) only prints a prompt nobody can use;
+# the header's UART is the PN532's.
+in_chroot "$TREE" systemctl mask --quiet getty.target getty@.service serial-getty@.service \
+    autovt@.service console-getty.service
+# timesyncd's state directory is a bind mount of the state partition's (its drop-in): the mount
+# point exists, owned as systemd expects, on the read-only root.
+install -d "$TREE/var/lib/systemd/timesync"
+in_chroot "$TREE" chown systemd-timesync:systemd-timesync /var/lib/systemd/timesync
 in_chroot "$TREE" systemctl disable --quiet systemd-networkd-wait-online.service ssh.socket \
     2>/dev/null || true
 in_chroot "$TREE" systemctl set-default --quiet multi-user.target
@@ -287,8 +370,15 @@ write_fstab "$TREE/etc/fstab"
 
 # The boot partition: firmware, kernel and initrd (from raspi-firmware), the maker's files.
 mv "$TREE/boot/firmware" "$BOOTFS"
+# The header's SPI bus (disabled in every mainline tree; config.txt's dtparam cannot reach it) is
+# enabled in the claimed boards' trees, and all three header buses are checked (header_dt.py).
+# raspi-firmware's kernel hook would copy fresh trees on a kernel upgrade; the image's root is
+# read-only and never upgrades in place.
+python3 "$HERE/header_dt.py" enable "$BOOTFS" || die "the device trees lack a header bus (above)"
 install -d "$TREE/boot/firmware" "$TREE/var/lib/tabletap"
-printf 'console=serial0,115200 console=tty1 root=PARTUUID=%s-02 ro rootfstype=ext4 rootwait %s\n' \
+# The kernel's console is the screen only: the header's UART (the mini-UART, the tree's
+# stdout-path) is the PN532's, so no kernel message or login prompt may be written there.
+printf 'console=tty1 root=PARTUUID=%s-02 ro rootfstype=ext4 rootwait %s\n' \
     "$DISK_ID" "fsck.repair=yes net.ifnames=0" > "$BOOTFS/cmdline.txt"
 cp "$HERE/bootfs/README.txt" "$HERE/bootfs/wpa_supplicant.conf.example" "$BOOTFS/"
 # The maker's config starts as the annotated example, with the Pi's GPIO library named.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Installs what building and boot-testing the image needs on a Debian build machine (as root):
 # mmdebstrap and qemu-user-static (with binfmt) for the arm64 root, python3-venv for the wheelhouse, the file-based assembly
-# tools, qemu-system-arm for the boot test, shellcheck for the pi-gen stage.
+# tools, qemu-system-arm for the boot test, shellcheck for the release checks.
 set -euo pipefail
 need=()
 have() { command -v "$1" >/dev/null 2>&1; }
@@ -16,6 +16,10 @@ have sfdisk || need+=(fdisk)
 have mkfs.ext4 || need+=(e2fsprogs)
 have xz || need+=(xz-utils)
 have unzip || need+=(unzip)
+# zstd: root_drivers.py reads the initrd; fdtput/fdtget: the boot partition's device trees get
+# the header's SPI bus (build.sh) and the tests read them.
+have zstd || need+=(zstd)
+have fdtput || need+=(device-tree-compiler)
 have shellcheck || need+=(shellcheck)
 have systemd-analyze || need+=(systemd)
 [ -e /usr/share/keyrings/debian-archive-trixie-stable.gpg ] || need+=(debian-archive-keyring)

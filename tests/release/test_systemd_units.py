@@ -25,7 +25,7 @@ def _root_with_units(tmp_path: Path) -> Path:
     for unit in [*UNITS.glob("*.service"), *IMAGE_UNITS.glob("*.service")]:
         shutil.copy(unit, ours / unit.name)
     for program in ["opt/tabletap/venv/bin/tabletap", "usr/lib/tabletap/firstboot",
-                    "usr/lib/tabletap/alert"]:
+                    "usr/lib/tabletap/alert", "usr/lib/tabletap/grow-state"]:
         (root / program).parent.mkdir(parents=True, exist_ok=True)
         (root / program).write_text("#!/bin/sh\n")
         (root / program).chmod(0o755)
@@ -37,7 +37,7 @@ def test_units_pass_systemd_analyze_verify(tmp_path: Path):
     root = _root_with_units(tmp_path)
     units = sorted(p.name for p in (root / "etc/systemd/system").glob("tabletap*.service"))
     assert units == ["tabletap-alert.service", "tabletap-firstboot.service",
-                     "tabletap-web.service", "tabletap.service"]
+                     "tabletap-grow-state.service", "tabletap-web.service", "tabletap.service"]
     out = subprocess.run([analyze, "verify", f"--root={root}",
                           *(f"etc/systemd/system/{u}" for u in units)],
                          cwd=root, capture_output=True, text=True)

@@ -17,6 +17,7 @@ from tabletap.controller.commands.common import (
 from tabletap.controller.health import checks
 from tabletap.controller.health.checks import report, run_checks, simulated_context
 from tabletap.controller.health.speaker import speaker_findings
+from tabletap.controller.health.wiring import wiring_findings
 
 
 def __getattr__(name: str) -> object:
@@ -52,7 +53,10 @@ def doctor(args: argparse.Namespace) -> int:
         config.pin_factory else ""
     print(f"tabletap doctor: {source}, backend {config.backend}{factory}"
           + (" (simulated)" if simulate else ""), flush=True)
-    findings = run_checks(config, context, clock, args.press, args.press_timeout)
+    # the configured wiring's device nodes, modules and permissions first (health/wiring.py):
+    # a missing /dev/serial0 explains a reader that does not answer
+    findings = [] if simulate else wiring_findings(config)
+    findings += run_checks(config, context, clock, args.press, args.press_timeout)
     text, code = report(findings + speaker_findings(config, simulate))
     print(text)
     return code

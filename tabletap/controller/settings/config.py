@@ -25,7 +25,10 @@ class ReaderConfig(Strict):
     """One PN532 (or simulated) reader. Transport-specific keys are checked by the adapter."""
 
     transport: Literal["uart", "spi", "i2c", "sim"] = "sim"
-    port: str | None = None  # uart: /dev/ttyS0 or a by-id path
+    # uart: /dev/serial0 is the header's UART (GPIO14/15) on the tabletap image and on
+    # Raspberry Pi OS alike (ttyAMA0 is Bluetooth's on a Pi 3, Zero 2 W or 4); a USB adapter by
+    # its /dev/serial/by-id path
+    port: str | None = None
     baud: int = 115200
     cs: str | None = None  # spi: chip-select board pin name, e.g. D5
     address: int = 0x24  # i2c
@@ -94,6 +97,16 @@ class ChestConfig(Strict):
     lid_pin: str | int | None = None  # optional lid switch, closed = pressed
 
 
+class QuietLights(Strict):
+    """Bedtime for the lights: between `start` and `end` (local time, "19:30" to "07:00" passes
+    midnight) every light shows at `brightness` percent of its daytime brightness, so the turn's
+    colour still tells whose turn it is without lighting up a child's bedroom."""
+
+    start: str = Field(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$")
+    end: str = Field(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$")
+    brightness: int = Field(25, ge=1, le=100)  # percent; 1 rather than 0: off is not a colour
+
+
 class LightsConfig(Strict):
     kind: Literal["rgb", "pwm", "neopixel"] = "rgb"
     pins: list[str | int] = [12, 13, 19]
@@ -103,6 +116,7 @@ class LightsConfig(Strict):
     # one colour per seat, in seat order (whose turn, the seats at set-up, the winner);
     # empty: a player named after a colour shows it, the others patterns.SEAT_COLOURS
     seat_colours: list[str] = []
+    quiet: QuietLights | None = None  # bedtime: dimmed by the clock (controller.table.bedtime)
 
     @field_validator("seat_colours")
     @classmethod
@@ -116,6 +130,15 @@ class LightsConfig(Strict):
         return value
 
 
+class QuietHours(Strict):
+    """Bedtime: between `start` and `end` (local time, "19:30" to "07:00" passes midnight) the
+    voice is at most `volume`, whatever was chosen by day (spoken.volume)."""
+
+    start: str = Field(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$")
+    end: str = Field(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$")
+    volume: int = Field(40, ge=0, le=200)
+
+
 class VoiceConfig(Strict):
     """The table's voice (espeak-ng). `enabled` left out: on at a real table, off with
     `backend: sim` (a developer's machine should not talk through every test)."""
@@ -123,7 +146,8 @@ class VoiceConfig(Strict):
     enabled: bool | None = None
     voice: str = Field("en", pattern=r"^[A-Za-z0-9_+-]+(?:/[A-Za-z0-9_+-]+)*$")
     rate: int = Field(150, ge=80, le=450)  # words per minute
-    volume: int = Field(100, ge=0, le=200)  # espeak-ng amplitude
+    volume: int = Field(100, ge=0, le=200)  # espeak-ng amplitude, until the family changes it
+    quiet: QuietHours | None = None
 
 
 class SerialConfig(Strict):
