@@ -35,6 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from boot_test import Failure, check, log, mtools, partitions  # noqa: E402  (the virt test's)
 from pi_game import ACTIONS, CONFIG_TEMPLATE, PIECES, PLAYERS, WINNER, Tapper  # noqa: E402
 
 DTB = "bcm2837-rpi-3-b.dtb"  # the tree the Pi 3 B's firmware loads (config.txt may rename)
@@ -45,33 +46,6 @@ WATCHING = "console=ttyAMA0,115200 systemd.journald.forward_to_console=1"
 # systemd's 90 s wait for a partition; a real Pi takes seconds. (The boot partition's own 5 min in
 # fstab is the image's, and is left alone.)
 EMULATION = "systemd.default_device_timeout_sec=1800"
-
-
-def log(message: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
-
-
-class Failure(AssertionError):
-    pass
-
-
-def check(ok: bool, what: str, detail: str = "") -> None:
-    if not ok:
-        raise Failure(f"FAILED: {what}\n{detail}")
-    log(f"ok: {what}")
-
-
-def partitions(image: Path) -> list[dict]:
-    out = subprocess.run(["sfdisk", "--json", str(image)], capture_output=True, text=True,
-                         check=True)
-    return json.loads(out.stdout)["partitiontable"]["partitions"]
-
-
-def mtools(image: Path, offset: int, *args: str) -> str:
-    env = {**os.environ, "MTOOLS_SKIP_CHECK": "1"}
-    out = subprocess.run([args[0], "-i", f"{image}@@{offset}", *args[1:]], capture_output=True,
-                         text=True, env=env, check=True)
-    return out.stdout
 
 
 def boot_files(config_txt: str) -> tuple[str, str, str]:
