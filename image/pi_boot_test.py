@@ -41,11 +41,31 @@ from pi_game import ACTIONS, CONFIG_TEMPLATE, PIECES, PLAYERS, WINNER, Tapper  #
 DTB = "bcm2837-rpi-3-b.dtb"  # the tree the Pi 3 B's firmware loads (config.txt may rename)
 READY_BOUND = 1200.0  # seconds from power-on to the first poll of the reader, emulated
 TAP_BOUND = 180.0  # seconds for the daemon to see one key under emulation
+PLACED_BOUND = 60.0  # seconds for its "placed" line to reach the watching console
+TAP_TRIES = 3  # a piece the daemon missed is laid again, and the misses are counted
 WATCHING = "console=ttyAMA0,115200 systemd.journald.forward_to_console=1"
 # Emulated, the Pi 3 takes minutes to coldplug its devices on a busy build machine, longer than
 # systemd's 90 s wait for a partition; a real Pi takes seconds. (The boot partition's own 5 min in
 # fstab is the image's, and is left alone.)
 EMULATION = "systemd.default_device_timeout_sec=1800"
+
+
+def placed(console: Path, piece: str) -> int:
+    """How often the daemon has logged `piece` placed on the chest reader (its journal is
+    forwarded to the watching console)."""
+    text = console.read_text(errors="replace") if console.exists() else ""
+    return text.count(f"reader chest: {piece} placed")
+
+
+def wait_placed(console: Path, piece: str, before: int, bound: float) -> bool:
+    """Whether the daemon logs `piece` placed once more than `before` within `bound` seconds:
+    the chip's own log says only that the reader was asked, not that the daemon saw the tag."""
+    deadline = time.monotonic() + bound
+    while time.monotonic() < deadline:
+        if placed(console, piece) > before:
+            return True
+        time.sleep(0.5)
+    return False
 
 
 def boot_files(config_txt: str) -> tuple[str, str, str]:
@@ -151,9 +171,21 @@ def main(argv: list[str]) -> int:
             raise Failure(f"FAILED: {exc}; see {console}") from None
         check(True, f"the daemon polls the PN532 on the header's UART {polled:.0f} s after "
                     f"power-on (the chip saw: {', '.join(tapper.chip.log[:5])})")
+        missed = 0
         for n, piece in enumerate(PIECES, 1):
-            seen = tapper.tap(piece, TAP_BOUND)
+            for attempt in range(1, TAP_TRIES + 1):
+                before = placed(console, piece)
+                seen = tapper.tap(piece, TAP_BOUND)
+                if wait_placed(console, piece, before, PLACED_BOUND):
+                    break
+                missed += 1  # as a person would, the piece is laid on the reader again
+                log(f"   piece {n}/{len(PIECES)} {piece}: the daemon did not log it placed; "
+                    f"laid again (try {attempt + 1} of {TAP_TRIES})")
+            else:
+                raise Failure(f"FAILED: the daemon never logged {piece} placed in {TAP_TRIES} "
+                              f"tries; see {console}")
             log(f"   piece {n}/{len(PIECES)} {piece}: seen by the daemon after {seen:.1f} s")
+        check(True, f"every piece was placed ({missed} laid again after a missed tap)")
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and f"{WINNER} wins" not in console.read_text(
                 errors="replace"):
