@@ -7,7 +7,7 @@
 // lists the legal ones (extra.legal), so this file knows no rule.
 "use strict";
 (() => {
-  const { h } = window.TT;
+  const { h, svg } = window.TT;
   const ui = { key: "", roll: "", pick: new Set() };
   // Choices of several items: the engine lists every set of the largest size, so with more
   // items than that the page lets them be picked one by one and sends the set.
@@ -206,13 +206,6 @@
   // space a hero just moved to ringed in yellow. Spaces are named in words ("village space 3"),
   // never by their ids.
 
-  const NS = "http://www.w3.org/2000/svg";
-  function svg(tag, attrs, ...children) {
-    const el = document.createElementNS(NS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) el.setAttribute(k, v);
-    for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c);
-    return el;
-  }
   const R = 12;
   const KEY_INK = { red: "#b3261e", green: "#1b6e2c", blue: "#1f4fa3" };
   // what a space shows inside its disc (the legend under the picture says each in words)

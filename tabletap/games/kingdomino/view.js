@@ -3,7 +3,7 @@
 // lists the legal ones, so this file knows no rule: it highlights what the engine allows.
 "use strict";
 (() => {
-  const { h } = window.TT;
+  const { h, svg } = window.TT;
   const FACINGS = ["east", "south", "west", "north"];
   const STEP = { east: [0, 1], south: [1, 0], west: [0, -1], north: [-1, 0] };
   const ARROW = { east: "→", south: "↓", west: "←", north: "↑" };
@@ -43,13 +43,6 @@
   // (SVG; while its owner places a domino it is the touchable grid below instead). Each
   // landscape has its colour, its pattern and its letter; crowns are drawn on the square; the
   // squares new since the last picture (the domino just placed) are outlined in yellow.
-  const NS = "http://www.w3.org/2000/svg";
-  function svg(tag, attrs, ...children) {
-    const el = document.createElementNS(NS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) el.setAttribute(k, v);
-    for (const c of children.flat()) if (c !== null && c !== undefined) el.append(c);
-    return el;
-  }
   const LAND = { wheat: ["#e3b92c", "W", "#14171a"], forest: ["#1f5c2a", "F", "#fff"],
     lake: ["#2466b8", "L", "#fff"], grassland: ["#7dbb3c", "G", "#14171a"],
     swamp: ["#6b5a3e", "S", "#fff"], mine: ["#3b3b3b", "M", "#fff"], castle: ["#d9d4c7", "", "#14171a"] };

@@ -4,7 +4,7 @@
 // tower, held by a player or thrown in the pond is drawn apart from them, in its own place.
 "use strict";
 (() => {
-  const { h } = window.TT;
+  const { h, svg } = window.TT;
 
   // "purple/3" as a person says it; the page shows no ids
   const keyWords = (key) => {
@@ -20,13 +20,6 @@
   // castle, each space a disc in its colour. A key still in the forest stands on its space (a
   // key shape); a space whose key is away is an empty dashed ring; a key that moved since the
   // last picture, and the pawn just moved, are ringed in yellow.
-  const NS = "http://www.w3.org/2000/svg";
-  function svg(tag, attrs, ...children) {
-    const el = document.createElementNS(NS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) el.setAttribute(k, v);
-    for (const c of children.flat()) if (c !== null && c !== undefined) el.append(c);
-    return el;
-  }
   const FILL = { purple: "#6a1b9a", blue: "#1565c0", green: "#2e7d32", yellow: "#e0b000",
     start: "#d9d4c7", recovery: "#d9d4c7", gold: "#ffd23f" };
   const COLS = 6, GAP = 56, R = 22;

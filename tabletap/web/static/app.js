@@ -32,6 +32,33 @@ function h(tag, attrs, ...children) {
 }
 TT.h = h;
 
+// An SVG element, for the views that draw their game as the real thing looks (each game's
+// view.js): attributes as given, children appended.
+const SVG_NS = "http://www.w3.org/2000/svg";
+function svg(tag, attrs, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) el.setAttribute(k, v);
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c);
+  return el;
+}
+TT.svg = svg;
+
+// A game's options as form fields, from its spec (GET /api/games): two choices with a boolean
+// default are a switch, more are a list; a free value (a list of teams) is left to the config.
+// The set-up form and the start screen (start.js) both use it.
+function optionFields(game) {
+  return game.options.filter((o) => o.choices.length >= 2).map((o) => {
+    if (o.choices.length === 2 && typeof o.default === "boolean") {
+      return h("label", { title: o.help }, h("input", { type: "checkbox", name: o.name,
+        checked: o.default }), o.help);
+    }
+    return h("label", {}, `${o.help} `, h("select", { name: o.name },
+      ...o.choices.map((c, i) => h("option", { value: String(c), selected: c === o.default },
+        o.labels[i]))));
+  });
+}
+TT.optionFields = optionFields;
+
 const $ = (id) => document.getElementById(id);
 
 let toastTimer = null;
@@ -473,15 +500,7 @@ function drawSetupOptions() {
   const game = GAMES[$("setup-game").value];
   if (!game) return;
   $("setup-players").placeholder = game.hint || "ana, ben";
-  const fields = game.options.filter((o) => o.choices.length >= 2).map((o) => {
-    if (o.choices.length === 2 && typeof o.default === "boolean") {
-      return h("label", { title: o.help }, h("input", { type: "checkbox", name: o.name,
-        checked: o.default }), o.help);
-    }
-    return h("label", {}, `${o.help} `, h("select", { name: o.name },
-      ...o.choices.map((c, i) => h("option", { value: String(c), selected: c === o.default },
-        o.labels[i]))));
-  });
+  const fields = optionFields(game);
   $("setup-options").replaceChildren(h("legend", {}, "Options"), ...fields);
 }
 

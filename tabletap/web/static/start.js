@@ -4,23 +4,9 @@
 // the games but is told to pair first; the table's own way, a game card, is said above it.
 "use strict";
 (() => {
-  const { h } = window.TT;
+  const { h, optionFields } = window.TT;
   const $ = (id) => document.getElementById(id);
   const chosen = { game: null, drawn: "" };
-
-  // An option with two choices is a switch (on: the other choice than the default); one with
-  // more is a list; a free value (a list of teams) is set in the table's config, not here.
-  function optionFields(game) {
-    return game.options.filter((o) => o.choices.length >= 2).map((o) => {
-      if (o.choices.length === 2 && typeof o.default === "boolean") {
-        return h("label", { title: o.help }, h("input", { type: "checkbox", name: o.name,
-          checked: o.default }), o.help);
-      }
-      return h("label", {}, `${o.help} `, h("select", { name: o.name },
-        ...o.choices.map((c, i) => h("option", { value: String(c), selected: c === o.default },
-          o.labels[i]))));
-    });
-  }
 
   function choose(name) {
     chosen.game = name;
