@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench soak lint clean dist image image-test deb
+.PHONY: run test bench soak lint clean dist image image-test deb catalogs
 
 $(STAMP): pyproject.toml tools/bootstrap-venv.sh
 	@tools/bootstrap-venv.sh $(PYTHON) $(VENV)
@@ -93,7 +93,13 @@ WHEEL := dist/tabletap-$(VERSION)-py3-none-any.whl
 # TABLETAP_IMAGE_CACHE moves the image's build cache (image/build.sh); image-test follows it.
 IMAGE := $(or $(TABLETAP_IMAGE_CACHE),build/image)/tabletap-$(VERSION)-arm64.img
 
-dist: $(STAMP)
+# The message catalogs (docs/LANGUAGES.md): templates extracted from the source with Babel, each
+# language's .po updated (a changed English sentence keeps its old translation, marked fuzzy)
+# and compiled to .mo, which the wheel ships. `make test` checks they are complete.
+catalogs: $(STAMP)
+	$(BIN)/python tools/catalogs.py
+
+dist: $(STAMP) catalogs
 	rm -f dist/tabletap-*.whl
 	$(BIN)/pip wheel --quiet --no-deps --wheel-dir dist .
 	@ls -l $(WHEEL)

@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "tabletap"
 CONTROLLER_FLOORS = [
     {"loading", "ports", "clock", "patterns", "entrypoints"},
+    {"language"},  # sentences not yet in a language, their catalogs (docs/LANGUAGES.md)
     {"legacy", "__init__"},  # old paths, resolved by name; the package's face installs them
     {"rules"},
     {"games"},

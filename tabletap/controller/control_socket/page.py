@@ -33,6 +33,7 @@ from tabletap.controller.control_socket.takes import (
     Takes,
 )
 from tabletap.controller.games import registry
+from tabletap.controller.language.said import Said as Sentence
 from tabletap.controller.rules.base import JSON, Rejection
 from tabletap.controller.spoken.words import piece_words
 from tabletap.controller.state.damage import HELD_LINE
@@ -99,13 +100,18 @@ class WebSide:
     def _notice(self, notice: Notice) -> None:
         if isinstance(notice, Said):
             self.seq += 1
-            self.lines.append({"seq": self.seq, "text": notice.text.strip()})
+            line = {"seq": self.seq, "text": notice.text.strip()}
+            if notice.sentence is not None:
+                line["text_said"] = notice.sentence.to_json()
+            self.lines.append(line)
             self.counter += 1
         elif isinstance(notice, Refused):
             # with the game as it stood, so a page shows it only until the game moves on
             session = self.daemon.session
             self.refusal = {"seq": self.seq, "code": notice.code, "message": notice.message,
                             "actions": session.actions}
+            if notice.sentence is not None:
+                self.refusal["message_said"] = notice.sentence.to_json()
             self._refused_in = session.header
             self.counter += 1
         elif isinstance(notice, Changed):
@@ -211,6 +217,7 @@ class WebSide:
         header = session.header
         game = header.game if header is not None else getattr(engine, "name", None)
         last = session.last
+        words = session.words
         if self.refusal is not None and session.header is not self._refused_in:
             self.refusal = None  # another game, or none: that refusal is no news any more
         playing = engine is not None and state is not None  # none after abandon, before a card
@@ -223,6 +230,8 @@ class WebSide:
         return {
             "game": game,
             "title": spec.title if spec is not None else game,
+            # the table's language; a page may show another (web/app.py renders the `*_said`)
+            "language": words.language,
             "players": list(header.players) if header else list(view.get("players", [])),
             # the game's options, so "play again" starts the same game for the same players
             "options": json.loads(json.dumps(header.options)) if header else {},
@@ -236,9 +245,13 @@ class WebSide:
             "last": None if last is None else {
                 "accepted": last.accepted,
                 "code": last.rejection.code if last.rejection else None,
-                "message": last.rejection.message if last.rejection else None,
-                "pending": last.pending,
-                "events": [ev.text for ev in last.events],
+                "message": words(last.rejection.said) if last.rejection else None,
+                "message_said": last.rejection.said.to_json() if last.rejection else None,
+                "pending": None if last.pending is None else words(last.pending),
+                "pending_said": last.pending.to_json()
+                if isinstance(last.pending, Sentence) else None,
+                "events": [words(ev.said) for ev in last.events],
+                "events_said": [ev.said.to_json() for ev in last.events],
             },
             "refusal": self.refusal,
             # a damaged journal the daemon holds (state/damage.py): said at the top of the page

@@ -58,7 +58,7 @@ class Pending:
     With a `count` (the die a short press of `roll` chose, say) the lights show that
     number instead, flashed in the player's colour, as the turn lights show a count."""
 
-    message: str
+    message: str | Said
     count: int | None = None
 
 

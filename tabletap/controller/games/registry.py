@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from tabletap.controller.games.base import GameTable
     from tabletap.controller.rules.base import Engine
 
+from tabletap.controller.language.said import Said, plain
+
 GROUP = "tabletap.games"
 log = logging.getLogger("tabletap.registry")
 
@@ -135,3 +137,11 @@ def title(name: str) -> str:
     """A game's title as a person says it; an unknown name is said word by word."""
     spec = _specs().get(name)
     return spec.title if spec is not None else name.replace("-", " ")
+
+
+def title_said(name: str) -> Said:
+    """A game's title as a sentence's part, in the family's language: its message in the
+    game's own catalog (each game marks its title with its `msg`, docs/LANGUAGES.md); an
+    unknown name plainly."""
+    spec = _specs().get(name)
+    return Said(name, spec.title) if spec is not None else plain(name.replace("-", " "))

@@ -26,7 +26,7 @@ def speaker_findings(config: Config, simulated: bool) -> list[Finding]:
         return [Finding("failed", DEVICE, "espeak-ng is not installed (apt-get install "
                         "espeak-ng): the table cannot speak")]
     try:  # amplitude 0: ALSA opens the card, nobody hears a word
-        done = subprocess.run(["espeak-ng", "-a", "0", "-v", config.voice.voice, "--", "ok"],
+        done = subprocess.run(["espeak-ng", "-a", "0", "-v", config.voice_name(), "--", "ok"],
                               capture_output=True, timeout=SECONDS, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return [Finding("failed", DEVICE, f"espeak-ng did not run: {exc}")]
@@ -34,4 +34,4 @@ def speaker_findings(config: Config, simulated: bool) -> list[Finding]:
     if why:
         return [Finding("failed", DEVICE, why)]
     return [Finding("ok", DEVICE, f"espeak-ng speaks through the sound card (voice "
-                    f"{config.voice.voice}, volume {config.voice.volume})")]
+                    f"{config.voice_name()}, volume {config.voice.volume})")]

@@ -13,7 +13,16 @@ from dataclasses import FrozenInstanceError
 from functools import partial
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
+from tabletap.controller.language.said import Said, plain
+from tabletap.controller.language.words import Words
+
 JSON = dict[str, Any]
+_ENGLISH = Words()
+
+
+def english(said: Said) -> str:
+    """A sentence in English (the source language), for logs, errors and tests."""
+    return _ENGLISH.render(said)
 
 
 class Rejection(Exception):
@@ -24,10 +33,11 @@ class Rejection(Exception):
     new state rather than mutating the old one.
     """
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
+    def __init__(self, code: str, message: str | Said) -> None:
         self.code = code
-        self.message = message
+        self.said = message if isinstance(message, Said) else plain(message)
+        self.message = english(self.said)
+        super().__init__(f"{code}: {self.message}")
 
 
 _set = object.__setattr__
@@ -37,9 +47,10 @@ class Event:
     """Something the table should know happened, with a play-by-play sentence.
 
     `kind` drives the table's answer (open the chest, light the winner); `data` carries the
-    details as plain JSON values; `text` is what the play-by-play prints. `text` may be given
-    as a callable taking no arguments instead of a string: it is then rendered the first time
-    it is read, so games nobody reads (self-play, property tests) never pay for their
+    details as plain JSON values; `said` is the play-by-play's sentence, not yet in a language
+    (language.Said; a plain string is taken as it is), and `text` that sentence in English, for
+    logs and tests. It may be given as a callable taking no arguments instead: it is then built
+    the first time it is read, so games nobody reads (self-play, property tests) never pay for their
     sentences. Events are values: equal when kind, text and data are, and never changed once
     made (assigning an attribute raises, as the frozen dataclass this replaces did).
     """
@@ -51,19 +62,23 @@ class Event:
     data: JSON
 
     def __init__(
-        self, kind: str, text: str | Callable[[], str], data: JSON | None = None
+        self, kind: str, text: str | Said | Callable[[], str | Said], data: JSON | None = None
     ) -> None:
         _set(self, "kind", kind)
         _set(self, "_text", text)
         _set(self, "data", {} if data is None else data)
 
     @property
-    def text(self) -> str:
+    def said(self) -> Said:
         text = self._text
-        if text.__class__ is not str:
+        if callable(text):
             text = text()
             _set(self, "_text", text)
-        return text
+        return text if isinstance(text, Said) else plain(text)
+
+    @property
+    def text(self) -> str:
+        return english(self.said)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise FrozenInstanceError(f"cannot assign to field {name!r}")
@@ -75,16 +90,16 @@ class Event:
         if other.__class__ is not self.__class__:
             return NotImplemented
         assert isinstance(other, Event)
-        return (self.kind, self.text, self.data) == (other.kind, other.text, other.data)
+        return (self.kind, self.said, self.data) == (other.kind, other.said, other.data)
 
     def __hash__(self) -> int:
-        return hash((self.kind, self.text, self.data))
+        return hash((self.kind, self.said, self.data))
 
     def __repr__(self) -> str:
         return f"Event(kind={self.kind!r}, text={self.text!r}, data={self.data!r})"
 
-    def __reduce__(self) -> tuple[type[Event], tuple[str, str, JSON]]:
-        return (Event, (self.kind, self.text, self.data))
+    def __reduce__(self) -> tuple[type[Event], tuple[str, Said, JSON]]:
+        return (Event, (self.kind, self.said, self.data))
 
 
 S = TypeVar("S")

@@ -12,6 +12,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from tabletap.controller.games.registry import engine_for
+from tabletap.controller.language import catalogs
+from tabletap.controller.language.voices import voice_for
 from tabletap.controller.loading.source import YamlDoc, load_file, load_text, validate
 from tabletap.controller.rules.base import Rejection
 from tabletap.controller.state.folder import StateFolder
@@ -144,7 +146,8 @@ class VoiceConfig(Strict):
     `backend: sim` (a developer's machine should not talk through every test)."""
 
     enabled: bool | None = None
-    voice: str = Field("en", pattern=r"^[A-Za-z0-9_+-]+(?:/[A-Za-z0-9_+-]+)*$")
+    # None: the voice of the table's `language` (language.voices); an espeak-ng voice name else
+    voice: str | None = Field(None, pattern=r"^[A-Za-z0-9_+-]+(?:/[A-Za-z0-9_+-]+)*$")
     rate: int = Field(150, ge=80, le=450)  # words per minute
     volume: int = Field(100, ge=0, le=200)  # espeak-ng amplitude, until the family changes it
     quiet: QuietHours | None = None
@@ -196,6 +199,8 @@ class AudioConfig(Strict):
 
 class Config(Strict):
     game: str | None = None  # the game `tabletap run` starts when there is none to resume
+    # the table's language: what it says and shows (a catalog under controller/locale/)
+    language: str = Field("en", pattern=r"^[a-z]{2,3}(?:_[A-Z]{2})?$")
     players: list[str] = []
     seed: int | None = None  # None: a fresh random seed each game (recorded in the journal)
     options: dict[str, Any] = {}
@@ -219,6 +224,19 @@ class Config(Strict):
     uid_registry: str | None = None  # defaults to <state_dir>/uids.yaml
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     web: WebConfig = WebConfig()
+
+    @field_validator("language")
+    @classmethod
+    def _language_known(cls, value: str) -> str:
+        if not catalogs.has_catalog(catalogs.CONTROLLER_DOMAIN, value):
+            raise ValueError(f"there is no catalog for the language {value!r} (languages here: "
+                             f"{', '.join(catalogs.languages())}); docs/LANGUAGES.md says how "
+                             "to add one")
+        return value
+
+    def voice_name(self) -> str:
+        """The espeak-ng voice the table speaks with: `voice.voice`, else its language's."""
+        return voice_for(self.language, self.voice.voice)
 
     def options_for(self, game: str) -> dict[str, Any]:
         """The options a game starts with when the family chooses it: `game_options[game]`,

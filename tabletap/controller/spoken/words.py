@@ -13,6 +13,8 @@ import re
 from functools import lru_cache
 
 from tabletap.controller.games import registry
+from tabletap.controller.language.messages import msg
+from tabletap.controller.language.said import Said
 
 # a piece id, with or without its game prefix ("<game>/red/stone/1", "tower/1", "pink/1")
 _PIECE = re.compile(r"\b(?:[a-z][a-z0-9-]*/)+[a-z0-9][a-z0-9-]*\b")
@@ -56,6 +58,7 @@ def spoken(text: str) -> str:
     return " ".join(text.split())
 
 
-def refusal(message: str) -> str:
+def refusal(reason: Said) -> Said:
     """A refusal is said with its reason: the family hears why, not only a red blink."""
-    return spoken(f"No. {message}")
+    # TRANSLATORS: said aloud when the table refuses a move; reason is the sentence saying why
+    return msg("No. %(reason)s", reason=reason)

@@ -13,22 +13,28 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from tabletap.controller.language.said import Said as Sentence
+
 log = logging.getLogger("tabletap.notices")
 
 
 @dataclass(frozen=True)
 class Said:
-    """A line of the play-by-play, as printed (a refusal's line included)."""
+    """A line of the play-by-play, as printed in the table's language (a refusal's line
+    included), and the sentence it says, for a page that shows another language."""
 
     text: str
+    sentence: Sentence | None = None
 
 
 @dataclass(frozen=True)
 class Refused:
-    """An input the table refused: the reason's code and its sentence."""
+    """An input the table refused: the reason's code and its sentence (in the table's
+    language, and as a sentence for a page in another)."""
 
     code: str
     message: str
+    sentence: Sentence | None = None
 
 
 @dataclass(frozen=True)

@@ -133,7 +133,7 @@ def _open_locked(
         raise StartError(f"the {config.backend} wiring cannot start: {exc}") from None
     worker = None
     if config.voice_on(simulated=bool(context.get("sim"))):
-        worker = VoiceWorker(VoiceSettings(config.voice.voice, config.voice.rate,
+        worker = VoiceWorker(VoiceSettings(config.voice_name(), config.voice.rate,
                                            config.voice.volume))
     session = TableSession(engine, table, state, journal, outputs, config, narrate,
                            actions=actions, header=header, speaker=Speaker(worker),

@@ -24,6 +24,8 @@ from tabletap.controller.games.base import (
     PieceLifted,
     TableInput,
 )
+from tabletap.controller.language.said import Said as Sentence
+from tabletap.controller.language.words import Words
 from tabletap.controller.patterns import player_colour
 from tabletap.controller.ports import InputEvent, Outputs
 from tabletap.controller.rules.base import Engine, Event, Rejection
@@ -65,7 +67,7 @@ class Result:
     accepted: bool | None  # None: the input meant nothing (a lift, in some games) or is pending
     rejection: Rejection | None = None
     events: tuple[Event, ...] = ()
-    pending: str | None = None
+    pending: str | Sentence | None = None
 
 
 @dataclass
@@ -92,6 +94,11 @@ class TableSession:
     # Listeners (the phone page's side) learn what happened here from typed notices.
     notices: Notices = field(default_factory=Notices)
     resting: str | None = None  # a pattern the lights rest on instead of whose turn it is
+    words: Words = field(default_factory=Words)  # the table's language (config.language)
+
+    def __post_init__(self) -> None:
+        if self.words.language != self.config.language:
+            self.words = Words(self.config.language)
 
     @property
     def playing(self) -> bool:
@@ -120,8 +127,9 @@ class TableSession:
             if interpreted is None:
                 return Result(None)
             if isinstance(interpreted, Pending):
-                self.line(f"  … {interpreted.message}")
-                self.speaker.say(spoken(self.table.said(self.state, interpreted.message)))
+                text = self.words(interpreted.message)
+                self.line(f"  … {text}", interpreted.message)
+                self.speaker.say(spoken(self.table.said(self.state, text)))
                 if interpreted.count is None:
                     self._show("pending", None, now, hold=False)
                 else:
@@ -167,7 +175,7 @@ class TableSession:
         # narrated, published to the page and said (none of them may delay the latch).
         self._answer(tuple(events), now)
         for ev in events:
-            self.tell(ev.text)
+            self.tell(ev.said)
             log.info("%s: %s", ev.kind, ev.text)
         for action in resolved:
             self.table.accepted(action)
@@ -246,7 +254,7 @@ class TableSession:
                          f"{', '.join(header.players)}."),
                    *getattr(self.engine, "opening_events", lambda _s: ())(state))
         for ev in opening:
-            self.tell(ev.text)
+            self.tell(ev.said)
         self._relock_at = None
         self._chest(False)
         self._feedback_until = None
@@ -371,13 +379,16 @@ class TableSession:
 
     # -- what the family hears ------------------------------------------------------------------
 
-    def tell(self, text: str) -> None:
-        """A sentence of the play-by-play: printed, and said when the voice is on."""
-        self.line(f"  {text}")
+    def tell(self, sentence: str | Sentence) -> None:
+        """A sentence of the play-by-play, in the table's language: printed, and said when the
+        voice is on."""
+        text = self.words(sentence)
+        self.line(f"  {text}", sentence)
         said = self.table.said(self.state, text) if self.table is not None else text
         self.speaker.say(spoken(said))
 
-    def waiting(self, text: str, now: float, lights: str | None = "pending") -> Result:
+    def waiting(self, text: str | Sentence, now: float,
+                lights: str | None = "pending") -> Result:
         """An answer that is neither accepted nor refused (a set-up step, a gesture's first
         half): said, and shown as `lights`."""
         self.tell(text)
@@ -385,10 +396,11 @@ class TableSession:
             self._show(lights, None, now, hold=False)
         return self._answered(Result(None, pending=text))
 
-    def line(self, text: str) -> None:
-        """A line of the play-by-play: printed (`narrate`) and published to the listeners."""
+    def line(self, text: str, sentence: str | Sentence | None = None) -> None:
+        """A line of the play-by-play: printed (`narrate`) and published to the listeners, with
+        the sentence it says (for a page in another language)."""
         self.narrate(text)
-        self.notices.publish(Said(text))
+        self.notices.publish(Said(text, sentence if isinstance(sentence, Sentence) else None))
 
     def _answered(self, result: Result) -> Result:
         """Every answer to an input goes through here: kept as `last`, and published."""
@@ -415,9 +427,10 @@ class TableSession:
 
     def reject(self, rejection: Rejection, now: float) -> Result:
         """Show a rejection; the game state is untouched by construction."""
-        self.speaker.say(refusal(rejection.message))
-        self.line(f"  ✗ rejected ({rejection.code}): {rejection.message}")
-        self.notices.publish(Refused(rejection.code, rejection.message))
+        reason = self.words(rejection.said)
+        self.speaker.say(spoken(self.words(refusal(rejection.said))))
+        self.line(f"  ✗ rejected ({rejection.code}): {reason}", rejection.said)
+        self.notices.publish(Refused(rejection.code, reason, rejection.said))
         log.warning("rejected %s: %s", rejection.code, rejection.message)
         self._show("rejected", None, now, hold=True)
         return self._answered(Result(False, rejection))

@@ -133,10 +133,13 @@ def _expectation(doc: YamlDoc, loc: tuple[Any, ...], value: Any) -> dict[str, An
     if "score" in value and not isinstance(value["score"], dict):
         raise doc.error(loc + ("score",), "expected a mapping of player to score")
     said = value.get("said", "")
-    if not isinstance(said, str) and not (
-            isinstance(said, list) and all(isinstance(s, str) for s in said)):
-        raise doc.error(loc + ("said",), "expected a sentence (or a list of them) the table "
-                        "says during the step")
+    # `said:` is English; a mapping language -> sentence(s) names the language of each
+    for lang, text in (said.items() if isinstance(said, dict) else [("en", said)]):
+        if not isinstance(text, str) and not (
+                isinstance(text, list) and all(isinstance(s, str) for s in text)):
+            where = loc + ("said",) + ((lang,) if isinstance(said, dict) else ())
+            raise doc.error(where, "expected a sentence (or a list of them) the table says "
+                            "during the step, or a mapping of language to sentences")
     if "seats" in value and not isinstance(value["seats"], list):
         raise doc.error(loc + ("seats",), "expected the list of players seated so far")
     if "state" in value and not isinstance(value["state"], dict):

@@ -279,8 +279,17 @@ class ScenarioRun:
                 return Failure(step, problem)
         return None
 
-    def _said(self, want: str | list[str]) -> str | None:
-        """Each wanted text must be part of a sentence the table said during the step."""
+    def _said(self, want: str | list[str] | dict[str, str | list[str]]) -> str | None:
+        """Each wanted text must be part of a sentence the table said during the step. A plain
+        `said:` is English; a mapping names the language of each of its sentences, and only
+        the table's language is checked (the other languages' sentences are not said)."""
+        language = self.session.words.language
+        if isinstance(want, dict):
+            if language not in want:
+                return None
+            want = want[language]
+        elif language != "en":
+            return None
         speaker = self.session.speaker
         heard = list(speaker.said)[max(0, len(speaker.said) - (speaker.total - self._said_mark)):]
         for text in [want] if isinstance(want, str) else want:

@@ -1,0 +1,35 @@
+"""Every catalog is complete (issue 20): each message of the source in every shipped language,
+translated, not fuzzy, with the English's placeholders and the language's plural forms (Babel's
+checkers and tabletap.controller.language.check). A new English sentence without a translation
+fails here, with the file and the message and `make catalogs` to run."""
+
+from __future__ import annotations
+
+import pytest
+
+from tabletap.controller.language import catalogs
+from tabletap.controller.language.check import problems
+from tabletap.controller.language.extract import domains, template
+from tests.language.heard import SHIPPED
+
+
+@pytest.mark.parametrize("domain", domains())
+def test_every_message_is_translated_in_every_shipped_language(domain: str) -> None:
+    pot = template(domain)
+    found = [line for language in SHIPPED for line in problems(domain, language, pot)]
+    assert not found, f"{len(found)} problems; run `make catalogs` and translate:\n" + \
+        "\n".join(found[:60])
+
+
+def test_the_shipped_languages_are_there() -> None:
+    assert catalogs.languages() == ["en", *sorted(SHIPPED)]
+
+
+def test_a_missing_translation_is_found(tmp_path, monkeypatch) -> None:
+    """The check itself can fail: a message the catalog lacks is reported by name."""
+    from babel.messages.catalog import Catalog
+
+    pot = Catalog(domain=catalogs.CONTROLLER_DOMAIN)
+    pot.add("A sentence nobody translated, %(name)s.")
+    found = problems(catalogs.CONTROLLER_DOMAIN, "de", pot)
+    assert any("nobody translated" in line and "missing" in line for line in found)
