@@ -48,9 +48,11 @@ $(VOICE_STAMP): $(STAMP)
 # with a notice, except in CI, where they are required.
 CHROMIUM_STAMP := $(VENV)/.chromium
 $(CHROMIUM_STAMP): $(STAMP)
-	@if ! command -v chromium >/dev/null; then \
+	@# fonts-nanum: Korean glyphs for the page drawn in Korean (tests/web/test_words.py)
+	@if ! command -v chromium >/dev/null || ! fc-list 2>/dev/null | grep -qi nanum; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
+	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium \
+	      fonts-nanum; \
 	  fi; \
 	fi; \
 	if command -v chromium >/dev/null; then touch $(CHROMIUM_STAMP); else \

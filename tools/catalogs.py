@@ -4,7 +4,7 @@ and compiled, with Babel (docs/LANGUAGES.md).
   python tools/catalogs.py            update every catalog and compile them
   python tools/catalogs.py --add it   start an Italian catalog in every domain (then translate)
   python tools/catalogs.py --check    change nothing; exit 1 if a catalog lacks a message
-  python tools/catalogs.py --domain kingdomino   only that domain
+  python tools/catalogs.py --domain page   only that domain (a game: its name)
 
 A message that changed English keeps its old translation marked fuzzy (Babel's update): the
 check refuses fuzzy entries, so a translator looks at it again before it is spoken.

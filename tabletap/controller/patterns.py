@@ -6,6 +6,11 @@ simulator each render them their own way, so a new wiring never touches the sess
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from tabletap.controller.language.messages import msg_p
+from tabletap.controller.language.said import Said, plain
+
 # pattern -> (animation, default colour). Animations: solid, blink, pulse, chase, rainbow, off.
 PATTERNS: dict[str, tuple[str, str]] = {
     "off": ("off", "black"),
@@ -50,3 +55,29 @@ def player_colour(player: str, seat: int) -> str:
 
 def rgb(colour: str | None) -> tuple[int, int, int]:
     return COLOURS.get(colour or "white", COLOURS["white"])
+
+
+def colour_said(colour: str) -> Said:
+    """A light's colour as a sentence's part ("Ana is red."), in the family's language; a colour
+    this table does not name is said as it was written."""
+    made = _COLOUR_WORDS.get(colour)
+    return made() if made is not None else plain(colour)
+
+
+# TRANSLATORS: the colours of a player's light, said at set-up ("Ana is red.")
+_COLOUR_WORDS: dict[str, Callable[[], Said]] = {
+    "white": lambda: msg_p("light colour", "white"),
+    "red": lambda: msg_p("light colour", "red"),
+    "green": lambda: msg_p("light colour", "green"),
+    "blue": lambda: msg_p("light colour", "blue"),
+    "yellow": lambda: msg_p("light colour", "yellow"),
+    "purple": lambda: msg_p("light colour", "purple"),
+    "cyan": lambda: msg_p("light colour", "cyan"),
+    "amber": lambda: msg_p("light colour", "amber"),
+    "orange": lambda: msg_p("light colour", "orange"),
+    "pink": lambda: msg_p("light colour", "pink"),
+    "brown": lambda: msg_p("light colour", "brown"),
+    "grey": lambda: msg_p("light colour", "grey"),
+    "gold": lambda: msg_p("light colour", "gold"),
+    "black": lambda: msg_p("light colour", "black"),
+}

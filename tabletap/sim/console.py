@@ -12,19 +12,31 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from tabletap.controller.language.messages import msg
+from tabletap.controller.language.words import Words
 from tabletap.controller.table.service import under_systemd
 
-HELP = """Commands:
-  tap PIECE [READER]      put a piece's tag on a reader and lift it half a second later
-  place PIECE [READER]    leave it on the reader;  remove PIECE [READER]  lift it
-  press NAME | hold NAME  a button, short or long (end-turn, roll)
-  roll FACE...            fix the next digital dice roll
-  unplug READER | plug READER
-  pico unplug | pico plug | pico noise FRACTION   the simulated Pico's USB line (backend: serial)
-  lights | chest          what the lights show, whether the chest is open
-  help                    this list
-PIECE is a piece id, as its tag says (a game's piece, game/<game>, admin/1, voice/repeat);
-READER defaults to the config's default reader."""
+# TRANSLATORS: the simulator console's `help`: the typed commands stay as they are (they are
+# what the developer types); translate the explanations, keep the columns lined up
+HELP_SAID = msg(
+    "Commands:\n"
+    "  tap PIECE [READER]      put a piece's tag on a reader and lift it half a second later\n"
+    "  place PIECE [READER]    leave it on the reader;  remove PIECE [READER]  lift it\n"
+    "  press NAME | hold NAME  a button, short or long (end-turn, roll)\n"
+    "  roll FACE...            fix the next digital dice roll\n"
+    "  unplug READER | plug READER\n"
+    "  pico unplug | pico plug | pico noise FRACTION   the simulated Pico's USB line "
+    "(backend: serial)\n"
+    "  lights | chest          what the lights show, whether the chest is open\n"
+    "  help                    this list\n"
+    "PIECE is a piece id, as its tag says (a game's piece, game/<game>, admin/1, voice/repeat);"
+    "\nREADER defaults to the config's default reader.")
+HELP = Words()(HELP_SAID)  # English; help_text(language) for the table's
+
+
+def help_text(language: str) -> str:
+    """The console's help in the table's language."""
+    return Words(language)(HELP_SAID)
 
 # The session's log lines that repeat a printed sentence: an event's text, a refusal's.
 ECHOES = {"%s: %s", "rejected %s: %s"}

@@ -19,7 +19,7 @@ from typing import Any
 
 from tabletap.controller.ports import Clock
 from tabletap.sim.clock import VirtualClock
-from tabletap.sim.console import HELP, OutputWatch, quiet_echoes
+from tabletap.sim.console import OutputWatch, help_text, quiet_echoes
 from tabletap.sim.world import SimTag, SimWorld
 
 TAP_SECONDS = 0.5
@@ -62,7 +62,9 @@ class Simulator:
         verb, rest = words[0], words[1:]
         now = self.world.clock.now()
         if verb in ("help", "?") and not rest:
-            return HELP
+            config = getattr(table, "config", None) or getattr(
+                getattr(table, "session", None), "config", None)
+            return help_text(getattr(config, "language", "en"))
         if verb in ("lights", "chest") and not rest:
             return self.watch.ask(verb)
         if verb in ("tap", "place", "remove") and rest:

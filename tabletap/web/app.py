@@ -26,9 +26,12 @@ from starlette.staticfiles import StaticFiles
 
 from tabletap.controller.control_socket.pairing import clean_label
 from tabletap.controller.games import registry
+from tabletap.controller.language.said import Said
+from tabletap.web import languages
 from tabletap.web.feed import Feed
 from tabletap.web.guard import COOKIE, COOKIE_MAX_AGE, Guard, client_address, token_hash
 from tabletap.web.link import DaemonLink, LinkError
+from tabletap.web.words import msg, msg_p
 
 STATIC = Path(__file__).parent / "static"
 BODY_LIMIT = 16 * 1024
@@ -66,8 +69,50 @@ class Headers:
         await self.app(scope, receive, with_headers)
 
 
-def _error(status: int, text: str) -> JSONResponse:
-    return JSONResponse({"ok": False, "error": text}, status_code=status)
+LANGUAGE_HEADER = "x-tabletap-language"  # the phone's own language, sent with its POSTs
+
+
+def language_of(request: Request) -> str | None:
+    """The language a phone asked for (`?lang=`, or the header its POSTs carry), when the
+    table has it; None: the table's own."""
+    asked = request.query_params.get("lang") or request.headers.get(LANGUAGE_HEADER)
+    return languages.known(asked)
+
+
+def _error(status: int, text: str | Said, request: Request | None = None,
+           detail: str | None = None) -> JSONResponse:
+    """A refusal the page shows: the page's own sentences in the phone's language (a string is
+    the daemon's, already in the table's); `detail` is for the maker, never shown."""
+    if isinstance(text, Said):
+        text = languages.say(text, language_of(request) if request is not None else None)
+    body: dict[str, Any] = {"ok": False, "error": text}
+    if detail:
+        body["detail"] = detail
+    return JSONResponse(body, status_code=status)
+
+
+def _down(exc: LinkError, request: Request) -> JSONResponse:
+    """The daemon could not be asked: said to the phone in words, the why kept for the maker."""
+    # TRANSLATORS: an answer on the phone page when the table's program does not answer
+    return _error(503, msg("The table is not answering: it may be off or restarting. "
+                           "Wait a moment and try again."), request, str(exc))
+
+
+def _too_old() -> Said:
+    # TRANSLATORS: on the phone page, when the table's program is older than the page
+    return msg("The table's program is too old for this. Ask the grown-up who set it up to "
+               "update it.")
+
+
+def _paired_only() -> Said:
+    # TRANSLATORS: on the phone page, when the table shows its game only to paired phones
+    return msg("This table shows its game only to paired phones.")
+
+
+def _unreadable() -> Said:
+    # TRANSLATORS: an answer on the phone page when the page sent something the table cannot
+    # read (only a broken or old page does)
+    return msg("The page sent something the table could not read. Reload the page.")
 
 
 class Page:
@@ -77,6 +122,8 @@ class Page:
         self.feed = Feed(self.link, poll_period)
         self.guard = Guard(pair_rate)
         self.public = public
+        # per language: the last feed message and it said again (said_again)
+        self._said: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
 
     # -- who is asking ----------------------------------------------------------------------
 
@@ -98,14 +145,17 @@ class Page:
             async def guarded(request: Request) -> Response:
                 problem = self.guard.csrf_problem(request)
                 if problem:
-                    return _error(403, problem)
+                    return _error(403, problem, request)
                 try:
                     if paired and await self.pairing_of(request) is None:
-                        return _error(401, "Pair this phone with the table first: press Pair, "
-                                      "then tap the parent card at a reader.")
+                        # TRANSLATORS: on the phone page, when an unpaired phone tries to
+                        # change the game; Pair is the page's button "Pair this phone"
+                        return _error(401, msg("Pair this phone with the table first: press "
+                                               "Pair, then tap the parent card at a reader."),
+                                      request)
                     return await endpoint(request)
                 except LinkError as exc:
-                    return _error(503, str(exc))
+                    return _down(exc, request)
 
             return guarded
 
@@ -124,16 +174,16 @@ class Page:
         except RecursionError:
             raise ValueError("the JSON is nested too deeply") from None
 
-    async def forward(self, payload: dict[str, Any], kind: str) -> Response:
+    async def forward(self, payload: dict[str, Any], kind: str,
+                      request: Request | None = None) -> Response:
         reply = await self.link.ask(payload, with_id=True)
         if not reply.get("ok"):
             error = str(reply.get("error"))
             if error.startswith(UNKNOWN):
-                return _error(501, f"This table's daemon does not know `{kind}` yet; update "
-                              "tabletap.")
+                return _error(501, _too_old(), request, f"the daemon does not know {kind!r}")
             return _error(400, error)
         await self.feed.poll_once()  # the page sees the result at once, not a period later
-        return JSONResponse(reply)
+        return JSONResponse(languages.reply_in(reply, self.other_language(request)))
 
     # -- endpoints ----------------------------------------------------------------------------
 
@@ -176,7 +226,7 @@ class Page:
             down = None
         response = JSONResponse({"ok": True, "paired": pairing is not None, "pairing": pairing,
                                  "csrf": self.guard.csrf_for(token), "public": self.public,
-                                 "down": down})
+                                 "down": down, "language": self.table_language()})
         if fresh:
             response.set_cookie(COOKIE, token, max_age=COOKIE_MAX_AGE, httponly=True,
                                 samesite="strict", secure=request.url.scheme == "https",
@@ -186,27 +236,29 @@ class Page:
     async def state(self, request: Request) -> Response:
         try:
             if not await self.may_watch(request):
-                return _error(401, "This table shows its game only to paired phones.")
+                return _error(401, _paired_only(), request)
             await self.feed.poll_once()  # a few bytes when nothing changed
         except LinkError as exc:
-            return _error(503, str(exc))
+            return _down(exc, request)
         if self.feed.down:
-            return _error(503, self.feed.down)
-        return JSONResponse({"ok": True, **self.feed.message()})
+            return _down(LinkError(self.feed.down), request)
+        return JSONResponse({"ok": True, **self.said_again(self.feed.message(),
+                                                            language_of(request))})
 
     async def stream(self, request: Request) -> Response:
         try:
             if not await self.may_watch(request):
-                return _error(401, "This table shows its game only to paired phones.")
+                return _error(401, _paired_only(), request)
         except LinkError as exc:
-            return _error(503, str(exc))
+            return _down(exc, request)
         queue = self.feed.subscribe()
+        language = language_of(request)
 
         async def events() -> AsyncIterator[dict[str, str]]:
             try:
                 while True:
-                    msg = await queue.get()
-                    yield {"event": "state", "data": json.dumps(msg)}
+                    message = self.said_again(await queue.get(), language)
+                    yield {"event": "state", "data": json.dumps(message)}
             finally:
                 self.feed.unsubscribe(queue)
 
@@ -217,11 +269,17 @@ class Page:
         with the request and, once its window is open, the code this page shows. The
         client's address goes along, since the daemon queues and cools down by address."""
         if not self.guard.may_try_pairing(request):
-            return _error(429, "Too many pairing attempts from this phone; wait a minute.")
+            # TRANSLATORS: on the phone page, after many tries to pair in a minute
+            return _error(429, msg("Too many pairing attempts from this phone; wait a minute."),
+                          request)
         token = self.guard.session_token(request)
         assert token is not None  # csrf_problem made sure
         agent = request.headers.get("user-agent", "")
-        label = "a phone" if "Mobile" in agent else "a browser"
+        language = language_of(request)
+        # TRANSLATORS: the name a phone gets in the list of paired phones when none was typed
+        label = languages.say(msg_p("pairing label", "a phone") if "Mobile" in agent
+                              # TRANSLATORS: the same, for a computer's browser
+                              else msg_p("pairing label", "a browser"), language)
         with contextlib.suppress(ValueError):
             given = await self.body(request)
             if isinstance(given, dict):
@@ -248,7 +306,7 @@ class Page:
         try:
             reply = await self.link.ask({"pair": ask})
         except LinkError as exc:
-            return _error(503, str(exc))
+            return _down(exc, request)
         return JSONResponse(reply)
 
     async def forward_object(self, request: Request, kind: str, example: str) -> Response:
@@ -256,11 +314,12 @@ class Page:
         try:
             body = await self.body(request)
         except ValueError as exc:
-            return _error(400, f"bad request: {exc}")
+            return _error(400, _unreadable(), request, f"bad request: {exc}")
         if not isinstance(body, dict) or (kind == "do" and not isinstance(body.get("action"),
                                                                            str)):
-            return _error(400, f"bad request: a JSON object like {example} expected")
-        return await self.forward({kind: body}, kind)
+            return _error(400, _unreadable(), request,
+                          f"bad request: a JSON object like {example} expected")
+        return await self.forward({kind: body}, kind, request)
 
     async def do(self, request: Request) -> Response:
         return await self.forward_object(request, "do", '{"action": "claim", "domino": 5}')
@@ -273,13 +332,13 @@ class Page:
         return await self.forward_object(request, "enrol", '{"game": "<game>"}')
 
     async def enrol_stop(self, request: Request) -> Response:
-        return await self.forward({"enrol": {"stop": True}}, "enrol")
+        return await self.forward({"enrol": {"stop": True}}, "enrol", request)
 
     async def undo(self, request: Request) -> Response:
-        return await self.forward({"undo": True}, "undo")
+        return await self.forward({"undo": True}, "undo", request)
 
     async def abandon(self, request: Request) -> Response:
-        return await self.forward({"abandon": True}, "abandon")
+        return await self.forward({"abandon": True}, "abandon", request)
 
     async def voice(self, request: Request) -> Response:
         """The voice's controls, as the voice cards work them: body `{"change": "louder"}`
@@ -287,29 +346,34 @@ class Page:
         try:
             body = await self.body(request)
         except ValueError as exc:
-            return _error(400, f"bad request: {exc}")
+            return _error(400, _unreadable(), request, f"bad request: {exc}")
         if not isinstance(body, dict) or not isinstance(body.get("change"), str):
-            return _error(400, 'bad request: a JSON object like {"change": "louder"} expected')
-        return await self.forward({"voice": body["change"]}, "voice")
+            return _error(400, _unreadable(), request,
+                          'bad request: a JSON object like {"change": "louder"} expected')
+        return await self.forward({"voice": body["change"]}, "voice", request)
 
     async def paired_read(self, request: Request, payload: dict[str, Any],
-                          refusal: str) -> Response:
+                          refusal: Said) -> Response:
         """A question only a paired phone may ask the daemon; its answer as it comes."""
         try:
             if await self.pairing_of(request) is None:
-                return _error(401, refusal)
+                return _error(401, refusal, request)
             reply = await self.link.ask(payload)
         except LinkError as exc:
-            return _error(503, str(exc))
+            return _down(exc, request)
         if not reply.get("ok"):
             error = str(reply.get("error"))
-            return _error(501 if error.startswith(UNKNOWN) else 400, error)
+            if error.startswith(UNKNOWN):
+                return _error(501, _too_old(), request, error)
+            return _error(400, error)
         return JSONResponse(reply)
 
     async def reveal(self, request: Request) -> Response:
         """The hidden information (a game's secret set-up, such as fake keys), for a parent."""
         return await self.paired_read(request, {"state": True, "reveal": True},
-                                      "Only a paired phone may see the game's secrets.")
+                                      # TRANSLATORS: on the phone page, asking for a game's
+                                      # hidden set-up without pairing
+                                      msg("Only a paired phone may see the game's secrets."))
 
     async def doctor(self, request: Request) -> Response:
         """The table's check, run by the daemon on the devices it holds
@@ -318,12 +382,16 @@ class Page:
         reply = await self.link.ask({"doctor": True}, timeout=DOCTOR_SECONDS)
         if not reply.get("ok"):
             error = str(reply.get("error"))
-            return _error(501 if error.startswith(UNKNOWN) else 400, error)
-        return JSONResponse(reply)
+            if error.startswith(UNKNOWN):
+                return _error(501, _too_old(), request, error)
+            return _error(400, error)
+        return JSONResponse(languages.reply_in(reply, self.other_language(request)))
 
     async def pairings(self, request: Request) -> Response:
         return await self.paired_read(request, {"pairings": True},
-                                      "Only a paired phone may see the pairings.")
+                                      # TRANSLATORS: on the phone page, asking for the list
+                                      # of paired phones without pairing
+                                      msg("Only a paired phone may see the pairings."))
 
     async def revoke(self, request: Request) -> Response:
         reply = await self.link.ask({"revoke": request.path_params["pid"]}, with_id=True)
@@ -331,6 +399,41 @@ class Page:
             return _error(404, str(reply.get("error")))
         await self.feed.poll_once()
         return JSONResponse(reply)
+
+    def other_language(self, request: Request | None) -> str | None:
+        """The phone's language when it is not the table's (its answers are said again in it),
+        else None: the daemon's words stand as they came."""
+        language = language_of(request) if request is not None else None
+        return language if language != self.table_language() else None
+
+    def table_language(self) -> str:
+        """The language the table speaks, as its last snapshot said (English before one)."""
+        snap = self.feed.snapshot or {}
+        return languages.known(snap.get("language")) or "en"
+
+    async def words(self, request: Request) -> Response:
+        """The words the page's scripts say in a language (languages.words), fetched once
+        before the page draws; only a language the table has (the answer is cached)."""
+        asked = request.query_params.get("lang", "")
+        language = languages.known(asked)
+        if language is None:
+            there = ", ".join(languages.offered())
+            return JSONResponse({"ok": False, "error": f"no language {asked!r} here; the "
+                                 f"languages are {there}", "languages": list(languages.offered())},
+                                status_code=400)
+        return JSONResponse(languages.words(language))
+
+    def said_again(self, message: dict[str, Any], language: str | None) -> dict[str, Any]:
+        """The feed's message in `language`, rendered once per snapshot and language however
+        many phones ask (the newest kept, one per language)."""
+        if language is None:
+            return message
+        kept = self._said.get(language)
+        if kept is not None and kept[0] is message:
+            return kept[1]
+        rendered = languages.said_again(message, language)
+        self._said[language] = (message, rendered)
+        return rendered
 
     # -- the app ------------------------------------------------------------------------------
 
@@ -350,6 +453,7 @@ class Page:
         routes = [
             Route("/", self.index),
             Route("/api/games", self.games),
+            Route("/api/words", self.words),
             Route("/views/{game:str}.{kind:str}", self.view),
             Route("/api/session", self.session),
             Route("/api/state", self.state),

@@ -19,6 +19,9 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from starlette.requests import Request
 
+from tabletap.controller.language.said import Said
+from tabletap.web.words import msg
+
 COOKIE = "tabletap_session"
 CSRF_HEADER = "x-csrf-token"
 COOKIE_MAX_AGE = 365 * 24 * 3600  # a pairing lasts until it is revoked
@@ -54,17 +57,22 @@ class Guard:
     def csrf_for(self, token: str) -> str:
         return hmac.new(self.key, token.encode(), hashlib.sha256).hexdigest()
 
-    def csrf_problem(self, request: Request) -> str | None:
-        """Why this changing request is refused before pairing is even asked, or None."""
+    def csrf_problem(self, request: Request) -> Said | None:
+        """Why this changing request is refused before pairing is even asked, or None (said
+        on the page, so in its words)."""
         token = self.session_token(request)
         if token is None:
-            return "This browser has no session: reload the page."
+            # TRANSLATORS: on the phone page, when the browser lost its session cookie
+            return msg("This browser has no session: reload the page.")
         origin = request.headers.get("origin")
         if origin is not None and urlsplit(origin).netloc != request.headers.get("host"):
-            return "A request from another site is refused."
+            # TRANSLATORS: an answer to a request another web site made through the phone
+            return msg("A request from another site is refused.")
         given = request.headers.get(CSRF_HEADER, "")
         if not hmac.compare_digest(given, self.csrf_for(token)):
-            return "The page's security token is stale: reload the page."
+            # TRANSLATORS: on the phone page, when the page was open too long (its security
+            # token no longer fits); reloading mends it
+            return msg("The page's security token is stale: reload the page.")
         return None
 
     def may_try_pairing(self, request: Request) -> bool:

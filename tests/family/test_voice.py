@@ -44,7 +44,7 @@ def test_a_spoken_sentence_renders_to_a_wav_that_is_not_silence(tmp_path: Path):
     assert stat["Length (seconds)"] > 0.5
     assert stat["RMS     amplitude"] > 0.01  # silence would be 0
     assert stat["Maximum amplitude"] > 0.1
-    assert worker.first_sample and worker.first_sample[0][0].startswith("red fires red stone")
+    assert worker.first_sample and "red stone" in worker.first_sample[0][0]
 
 
 @needs_tools

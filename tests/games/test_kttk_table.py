@@ -19,7 +19,7 @@ from tabletap.controller.games.base import (
     PieceLifted,
     PiecePlaced,
 )
-from tabletap.controller.rules.base import Rejection
+from tabletap.controller.rules.base import Rejection, english
 from tabletap.games.key_to_the_kingdom.rules import ENGINE as E
 from tabletap.games.key_to_the_kingdom.table import KttkTable
 
@@ -113,12 +113,13 @@ def test_several_landing_spaces_are_cycled_and_named():
     t.roll(2)
     assert E.destinations(t.state) == ["v3", "v11", "h12"]
     first = t.press()
-    assert isinstance(first, Pending) and "1 of 3: v3 (refresh 2)" in first.message
+    assert isinstance(first, Pending)
+    assert "1 of 3: village space 3, refresh 2." in english(first.message)
     second = t.press()
-    assert "2 of 3: v11 (event)" in second.message
+    assert "2 of 3: village space 11, event." in english(second.message)
     third = t.press()
-    assert "3 of 3: h12 (event)" in third.message
-    assert "1 of 3" in t.press().message  # round again
+    assert "3 of 3: hills space 12, event." in english(third.message)
+    assert "1 of 3" in english(t.press().message)  # round again
     t.press()
     t.press(long=True)  # take the one just named: v11
     assert t.state.positions["knight"] == "v11" and t.state.phase == "event"
@@ -269,7 +270,7 @@ def test_every_sentence_is_fit_to_be_spoken():
     bad = re.compile(r"\(s\)|\b1 items?: tap them|\b1 items\b|\(decision\)|takekey"
                      r"|companion card \d|No \w+ beans is")
     assert not [s for s in said if bad.search(spoken(s))][:5]
-    assert any("take key" in s for s in said)
+    assert any("cannot be done now" in s for s in said)
 
 
 def test_end_turn_before_an_adventure_roll_says_what_is_awaited():
@@ -321,14 +322,16 @@ def test_in_the_courtyard_only_the_first_tokens_item_enters_the_castle_at_once()
 
 
 def test_the_voice_says_a_space_by_its_land_not_its_id():
-    """Issue 11: "the voice and lights name each choice": a landing choice or a move said as
-    "v eleven" names nothing a child can find on the board, so the voice says the land and the
-    space's place in it; the printed play-by-play keeps the ids the console and page use."""
+    """Issue 11 and 20: "the voice and lights name each choice": a landing choice or a move
+    said as "v eleven" names nothing a child can find on the board, so every sentence says the
+    land and the space's place in it (rules/named.space), in every language."""
+    from tabletap.controller.language.words import Words
+    from tabletap.games.key_to_the_kingdom.rules import named
+
     t = Table()
-    said = t.table.said(t.state, "Landing 1 of 2: h6 (adventure: fire mountain). Then v11.")
-    assert said == ("Landing 1 of 2: hills space 6 (adventure: fire mountain). "
-                    "Then village space 11.")
-    assert t.table.said(t.state, "knight arrives in the courtyard on court3.") == (
-        "knight arrives in the courtyard on courtyard space 3.")
-    # words that only look like ids stay as they are
-    assert t.table.said(t.state, "x9 and v99 and knight") == "x9 and v99 and knight"
+    assert english(named.space(t.state.pack, "h6")) == "hills space 6"
+    assert english(named.space(t.state.pack, "court3")) == "courtyard space 3"
+    assert Words("de")(named.space(t.state.pack, "v11")) != "village space 11"
+    t.roll(2)
+    first = english(t.press().message)
+    assert "village space 3" in first and "v3" not in first.split()

@@ -17,7 +17,7 @@ from tabletap.controller.games.base import (
     PieceLifted,
     PiecePlaced,
 )
-from tabletap.controller.rules.base import Rejection
+from tabletap.controller.rules.base import Rejection, english
 from tabletap.games.oversiege.rules import ENGINE as E
 from tabletap.games.oversiege.rules import Action
 from tabletap.games.oversiege.table import GESTURE_TIMEOUT, OversiegeTable
@@ -83,7 +83,7 @@ def test_attack_is_projectile_then_target():
     t = Table()
     t.tap(c("red", "crossbow/1"))
     pending = t.tap(c("red", "bolt/1"))
-    assert isinstance(pending, Pending) and "target" in pending.message
+    assert isinstance(pending, Pending) and "target" in english(pending.message)
     out = t.tap(c("blue", "tower/3"))
     assert out.action == Action("attack", c("red", "bolt/1"), (c("blue", "tower/3"),))
     assert t.state.sides["blue"].destroyed == ["tower/3"]

@@ -7,15 +7,22 @@ from __future__ import annotations
 import random
 
 from tabletap.controller.games import registry
+from tabletap.controller.language.words import Words
+from tabletap.controller.rules.base import english
 from tabletap.controller.selfplay.play import chooser, seat_names
 from tabletap.games.kingdomino.rules.places import placement_words, square_words
 
 
 def test_a_square_is_said_from_the_castle_rows_down_columns_right():
-    assert square_words((-2, 0)) == "two above the castle"
-    assert square_words((1, -1)) == "one below and one to the left of the castle"
-    assert square_words((0, 3)) == "three to the right of the castle"
-    assert placement_words((0, -1), "north") == "one to the left of the castle, pointing up"
+    assert english(square_words((-2, 0))) == "two above the castle"
+    assert english(square_words((1, -1))) == "one below and one to the left of the castle"
+    assert english(square_words((0, 3))) == "three to the right of the castle"
+    assert english(placement_words((0, -1), "north")) == \
+        "one to the left of the castle, pointing up"
+
+
+def test_a_square_is_said_in_german_as_a_whole_phrase():
+    assert Words("de").render(square_words((0, 1))) == "ein Feld rechts von deiner Burg"
 
 
 def test_no_sentence_of_a_whole_game_holds_a_coordinate():
@@ -32,6 +39,6 @@ def test_no_sentence_of_a_whole_game_holds_a_coordinate():
         outcome = engine.apply(state, action)
         said += [ev.text for ev in outcome.events]
         state = outcome.state
-    assert any("places domino" in s for s in said)
+    assert any("places the" in s and "domino" in s for s in said)
     assert any("treasure" in s for s in said)
     assert [s for s in said if "[" in s or "]" in s or "column" in s] == []

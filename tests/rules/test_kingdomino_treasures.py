@@ -179,21 +179,33 @@ def test_broken_treasure_data_is_refused() -> None:
     good = """
 unverified: true
 gems:
-  ruby: {status: guess, count: 3, quarters: {nw: 1, ne: 0, se: 0, sw: 0}}
-  sapphire: {status: guess, count: 3, quarters: {nw: 1, ne: 0, se: 0, sw: 0}}
-  emerald: {status: guess, count: 3, quarters: {nw: 1, ne: 0, se: 0, sw: 0}}
-  topaz: {status: guess, count: 3, quarters: {nw: 1, ne: 0, se: 0, sw: 0}}
-  amethyst: {status: guess, count: 3, quarters: {nw: 1, ne: 0, se: skull, sw: 0}}
-joker: {status: likely, count: 1, quarters: {nw: 1, ne: 0, se: 0, sw: 0}}
+  ruby: {name: {en: ruby}, status: guess, count: 3, quarters: {nw: 1, ne: 0, se: 0, sw: 0}}
+  sapphire: {name: {en: sapphire}, status: guess, count: 3, quarters: {nw: 1, ne: 0, se: 0, sw: 0}}
+  emerald: {name: {en: emerald}, status: guess, count: 3, quarters: {nw: 1, ne: 0, se: 0, sw: 0}}
+  topaz: {name: {en: topaz}, status: guess, count: 3, quarters: {nw: 1, ne: 0, se: 0, sw: 0}}
+  amethyst:
+    name: {en: amethyst}
+    status: guess
+    count: 3
+    quarters: {nw: 1, ne: 0, se: skull, sw: 0}
+joker:
+  name: {en: joker, de: Joker}
+  status: likely
+  count: 1
+  quarters: {nw: 1, ne: 0, se: 0, sw: 0}
 """
     assert parse_treasures(good)["amethyst"].quarters == (1, 0, "skull", 0)
+    assert dict(parse_treasures(good)["joker"].named.names) == {"en": "joker", "de": "Joker"}
     for bad, needle in (
         (good.replace("se: skull", "se: bones"), "amethyst"),
         (good.replace("  topaz:", "  opal:"), "opal"),
         (good.replace("count: 1", "count: 2"), "exactly 1 joker"),
-        (good.replace("ruby: {status: guess, count: 3, quarters: {nw: 1",
-                      "ruby: {status: guess, count: 3, quarters: {nw: -1"), "negative"),
+        (good.replace("ruby}, status: guess, count: 3, quarters: {nw: 1",
+                      "ruby}, status: guess, count: 3, quarters: {nw: -1"), "negative"),
         (good.replace("unverified: true", "unverified: true\nextra: 1"), "extra"),
+        # a name needs its English spelling, said where the other languages have none
+        (good.replace("{en: topaz}", "{de: Topas}"),
+         "treasures.yaml:7:11: gems.topaz.name: a name needs its English"),
     ):
         with pytest.raises(TreasureDataError) as err:
             parse_treasures(bad)

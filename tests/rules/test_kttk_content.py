@@ -31,6 +31,37 @@ def edit(folder: Path, name: str, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1))
 
 
+def drop_entry(folder: Path, name: str, start: str, lines: int) -> None:
+    """Remove the entry whose first line starts with `start` (it spans `lines` lines)."""
+    path = folder / name
+    text = path.read_text().split("\n")
+    at = [i for i, line in enumerate(text) if line.startswith(start)]
+    assert len(at) == 1, start
+    del text[at[0]:at[0] + lines]
+    path.write_text("\n".join(text))
+
+
+def test_a_name_without_english_is_refused_with_file_line_and_key(tmp_path):
+    """Names per language (issue 20): English is the fallback, so a spelling per language
+    without it stops the pack with the file, line and key; a plain name is English only."""
+    folder = copy(tmp_path)
+    edit(folder, "pack.yaml", 'names: {en: "sword", ', "names: {")
+    with pytest.raises(PackError, match=r"pack.yaml:\d+:\d+: items.sword.names: a name per "
+                                        r"language needs its English spelling"):
+        load_pack(str(folder))
+    folder2 = copy(tmp_path / "b")
+    edit(folder2, "atlas.yaml", '{en: "the gate", de: "Das Tor"', '{de: "Das Tor"')
+    with pytest.raises(PackError, match=r"atlas.yaml:\d+:\d+: castle.sections.0.name"):
+        load_pack(str(folder2))
+    folder3 = copy(tmp_path / "c")
+    edit(folder3, "board.yaml", 'names: {en: "village", ', 'names: {en: "the village", ')
+    from tabletap.controller.language.words import Words
+
+    pack = load_pack(str(folder3))
+    assert Words("en").name(pack.named("lands.village")) == "the village"
+    assert Words("de").name(pack.named("lands.village")) == "Dorf"
+
+
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "tabletap.controller.cli", *args],
                           capture_output=True, text=True, timeout=60)
@@ -60,8 +91,8 @@ def test_typo_in_a_key_and_unknown_effect(tmp_path):
                                         r"teleport: unknown effect"):
         load_pack(str(folder))
     folder2 = copy(tmp_path / "b")
-    edit(folder2, "pack.yaml", "  sword: {status: confirmed, value: 4}",
-         "  sword: {status: confirmed, valeu: 4}")
+    edit(folder2, "pack.yaml", "  sword: {status: confirmed, value: 4,",
+         "  sword: {status: confirmed, valeu: 4,")
     with pytest.raises(PackError, match=r"pack.yaml:\d+:\d+: items.sword.value: required key"):
         load_pack(str(folder2))
 
@@ -129,8 +160,9 @@ def test_a_makers_own_pack_plays_without_code(tmp_path):
     edit(folder, "pack.yaml", "name: default", "name: my-copy")
     edit(folder, "pack.yaml", "stand_in: true", "stand_in: false")
     edit(folder, "pack.yaml", "  knight: {status: guess,", "  elf: {status: confirmed,")
-    edit(folder, "pack.yaml", "bow: {status: guess, value: 3}",
-         "bow: {status: confirmed, value: 4}")
+    edit(folder, "pack.yaml", 'names: {en: "knight", de: "Ritter",', 'names: {en: "elf", de: "Elfe",')
+    edit(folder, "pack.yaml", "bow: {status: guess, value: 3,",
+         "bow: {status: confirmed, value: 4,")
     edit(folder, "pack.yaml", "faces: [0, 0, 1, 2, 8, 9, 10, 12]",
          "faces: [0, 1, 2, 9, 10, 11]")
     assert check_pack(load_pack(str(folder))) == []
@@ -194,16 +226,15 @@ def test_values_the_rulebook_confirms_are_checked(tmp_path):
     Tokens', 'Bee Cannon (+/-5)', 'The sword adds +4': a pack typed in from a real copy has
     them; a difference is reported (most likely a typo), and the pack still plays."""
     folder = copy(tmp_path)
-    edit(folder, "pack.yaml", "sword: {status: confirmed, value: 4}",
-         "sword: {status: confirmed, value: 3}")
-    edit(folder, "pack.yaml", "  shield: {status: guess, value: 1}\n", "")
+    edit(folder, "pack.yaml", "sword: {status: confirmed, value: 4,",
+         "sword: {status: confirmed, value: 3,")
+    drop_entry(folder, "pack.yaml", "  shield: {status: guess, value: 1,", lines=2)
     edit(folder, "atlas.yaml", "target: 5, item: shield}", "target: 5}")
-    edit(folder, "pack.yaml", "bee-cannon: {status: confirmed, values: [5]}",
-         "bee-cannon: {status: confirmed, values: [6]}")
-    edit(folder, "pack.yaml", "  bow: {status: guess, value: 3}",
-         "  bow: {status: guess, value: 7}")
-    edit(folder, "events.yaml", "  - {status: guess, name: quiet-meadow, kind: encounter, "
-         'text: "Refresh one item.", effects: [{refresh: 1}]}\n', "")
+    edit(folder, "pack.yaml", "bee-cannon: {status: confirmed, values: [5],",
+         "bee-cannon: {status: confirmed, values: [6],")
+    edit(folder, "pack.yaml", "  bow: {status: guess, value: 3,",
+         "  bow: {status: guess, value: 7,")
+    drop_entry(folder, "events.yaml", "  - {status: guess, name: quiet-meadow,", lines=1)
     found = [str(f) for f in check_pack(load_pack(str(folder)))]
     for message in ("7 item types; the game has 8", "the sword is +/-3; in the game it is "
                     "+/-4", "the bow is +/-7; the game's items are +/-1 to +/-4",

@@ -538,7 +538,7 @@ def test_a_result_of_zero_activates_the_space_the_hero_is_on():
     s = game(positions={"knight": "v10"}, demon="knight", exhausted={"knight": ["sword"]})
     out = E.apply(s, Roll(0))
     assert E.destinations(out.state) == ["v10"]
-    assert any("stays on v10, which takes effect" in e.text for e in out.events)
+    assert any("stays on village space 10, which takes effect" in e.text for e in out.events)
     s = play(out.state, Move("v10"))
     assert s.exhausted("knight") == [] and s.positions["knight"] == "v10"
     # 1 minus the cloak is 0 too: an item may bring the result to 0

@@ -187,7 +187,7 @@ def test_a_double_at_the_last_tower_also_takes_the_entrance_it_opens():
         MAKER.apply(state, MAKER.action_from_json(
             {"action": "attack", "card": double, "targets": [tower]}))
     except Rejection as refusal:
-        assert refusal.code == "target-count" and entrance in refusal.message
+        assert refusal.code == "target-count" and "blue's entrance" in refusal.message
     else:
         raise AssertionError("a double with a second card in reach fired at one")
     legal_exactly_when_accepted(MAKER, state)

@@ -15,8 +15,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "tabletap"
 CONTROLLER_FLOORS = [
-    {"loading", "ports", "clock", "patterns", "entrypoints"},
+    {"loading", "ports", "clock", "entrypoints"},
     {"language"},  # sentences not yet in a language, their catalogs (docs/LANGUAGES.md)
+    {"patterns"},  # the lights' patterns and colours, whose names are said
     {"legacy", "__init__"},  # old paths, resolved by name; the package's face installs them
     {"rules"},
     {"games"},

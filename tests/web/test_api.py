@@ -123,7 +123,7 @@ def test_an_oversized_action_is_refused_unread(table):
     pair(table, c, csrf)
     big = b'{"action": "claim", "note": "' + b"x" * 40000 + b'"}'
     refused = c.post("/api/do", content=big, headers={"x-csrf-token": csrf})
-    assert refused.status_code == 400 and "larger than" in refused.json()["error"]
+    assert refused.status_code == 400 and "larger than" in refused.json()["detail"]
     for garbage in (b"[" * 12000, b"\xff\xfe{", b'{"action": 1e999999}', b"null"):
         answer = c.post("/api/do", content=garbage, headers={"x-csrf-token": csrf})
         assert answer.status_code == 400, (garbage[:20], answer.text)

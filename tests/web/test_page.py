@@ -194,7 +194,7 @@ def test_a_revoked_pairing_is_refused(table, page_of):
     pair(page, table)
     assert "Dad's phone" in page.inner_text("#paired")
     page.click("#pairings summary")
-    mine = page.wait_for_selector("#pairinglist li:has-text(\"Dad's phone (this phone)\") button")
+    mine = page.wait_for_selector("#pairinglist li:has-text(\"Dad's phone, this phone\") button")
     asked: list[str] = []
     page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     mine.click()
@@ -247,7 +247,7 @@ def test_a_box_of_tags_is_enrolled_from_the_phone(table, page_of):
     table.say(f"tap {cards[1]}")
     page.wait_for_selector(f"#enrol-line:has-text('2 of {n} done')")
     page.click("#enrol-stop")
-    page.wait_for_selector(f"#enrol-line:has-text('2 of {n} enrolled (stopped)')")
+    page.wait_for_selector(f"#enrol-line:has-text('2 of {n} enrolled, then stopped')")
     assert page.errors == []
 
 

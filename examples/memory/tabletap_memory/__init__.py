@@ -21,6 +21,7 @@ from tabletap.controller.games.spec import (
     value_of,
 )
 from tabletap_memory import pieces, selfplay, takeback
+from tabletap_memory.words import DECK_HELP, DECK_LABELS, SEATING, TITLE
 
 # The decks shipped in rules/decks/ (tests check this against the files): spelt here so the
 # page's set-up form can offer them without the engine being loaded to find the game.
@@ -29,14 +30,14 @@ DECKS = ("default", "small")
 
 GAME = GameSpec(
     name="memory",
-    title="Memory",
+    title=TITLE.msgid,
     piece_prefix=pieces.PREFIX,
     players=Players(1, 6),
-    options=(Option("deck", "default", "Which pictures are in play: the default deck's "
-                    "twelve pairs, or the small deck's six for the youngest.", DECKS,
-                    ("twelve pairs", "six pairs")),),
-    seating=Seating("press the roll button once for each player", pieces.seat_of,
-                    by_button=True),
+    # the person-facing strings are msgids of the game's catalog (words.py): the table and the
+    # page say them in the family's language
+    options=(Option("deck", "default", DECK_HELP.msgid, DECKS,
+                    tuple(label.msgid for label in DECK_LABELS)),),
+    seating=Seating(SEATING.msgid, pieces.seat_of, by_button=True),
     engine=value_of("tabletap_memory.rules:ENGINE"),
     table=later("tabletap_memory.table:MemoryTable"),
     pieces=pieces.pieces,

@@ -1,5 +1,5 @@
 """Memory's pieces: every card of the shipped decks, no seat rule (nobody owns a card), and
-how an id is said (`card/owl/a` -> "owl card").
+how an id is said (`card/owl/a` -> "owl card", a message of the game's catalog).
 
 Imported with the spec, so the deck files are read only when a list or a name is asked for
 (enrolling tags, the voice), never to find the game.
@@ -8,6 +8,9 @@ Imported with the spec, so the deck files are read only when a list or a name is
 from __future__ import annotations
 
 from functools import cache
+
+from tabletap.controller.language.said import Named, Said
+from tabletap_memory.words import msg
 
 PREFIX = "memory"
 
@@ -29,8 +32,9 @@ def seat_of(piece: str) -> str | None:
 
 
 @cache
-def picture_words(picture: str) -> str:
-    """The name a shipped deck gives `picture` ("owl"); a picture of no deck, from its id."""
+def picture_words(picture: str) -> Named | None:
+    """The name a shipped deck gives `picture` ("owl"), in every language its file spells it;
+    None for a picture of no deck (its id is no word a child knows)."""
     from tabletap_memory.rules import ENGINE, DeckError
 
     for name in ENGINE.deck_names():
@@ -38,14 +42,21 @@ def picture_words(picture: str) -> str:
             deck = ENGINE.deck(name)
         except DeckError:  # the voice goes on; starting a game with it says what is wrong
             continue
-        if picture in deck.names:
-            return deck.say(picture)
-    return picture.replace("-", " ")
+        named = deck.say(picture)
+        if named is not None:
+            return named
+    return None
 
 
-def words(parts: list[str]) -> str | None:
+def words(parts: list[str]) -> Said | None:
     """`card/owl/a` -> "owl card" (both cards of a pair sound alike, as they look alike);
     anything else is said plainly."""
     if len(parts) == 3 and parts[0] == "card" and parts[2] in ("a", "b"):
-        return f"{picture_words(parts[1])} card"
+        named = picture_words(parts[1])
+        if named is None:
+            # TRANSLATORS: how a card is called whose picture is in no deck (enrolling tags)
+            return msg("a card that is in no deck")
+        # TRANSLATORS: how a card is called ("owl card"), as in "owl card does not seat anyone
+        # in Memory"; picture is the picture's name from the deck file
+        return msg("%(picture)s card", picture=named)
     return None

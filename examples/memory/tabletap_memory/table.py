@@ -22,6 +22,7 @@ from tabletap.controller.games.base import (
 from tabletap.controller.rules.base import Rejection
 from tabletap_memory.pieces import PREFIX
 from tabletap_memory.rules import ENGINE, Flip
+from tabletap_memory.words import msg
 
 CARD_PIECE = re.compile(rf"^{PREFIX}/card/([a-z0-9]+(?:-[a-z0-9]+)*/[ab])$")
 
@@ -31,8 +32,9 @@ def card_of(piece: str) -> str:
     (whether the picture is in the deck is the engine's `unknown-card`)."""
     m = CARD_PIECE.match(piece)
     if not m:
-        raise Rejection("unknown-piece", f"{piece} is not one of the Memory pieces: a card is "
-                        f"{PREFIX}/card/<picture>/a or b.")
+        # TRANSLATORS: refusal of a tag of this game that is no card (a tag enrolled wrongly)
+        raise Rejection("unknown-piece", msg("That is not a card of this game: put it back in "
+                                             "the box."))
     return m.group(1)
 
 

@@ -29,7 +29,17 @@ def test_the_default_deck_is_twelve_pairs_of_our_own() -> None:
     deck = load_deck("default")
     assert deck.pictures == DEFAULT_PICTURES and deck.pairs == 12
     assert deck.cards[:3] == ("owl/a", "owl/b", "fox/a") and len(deck.cards) == 24
-    assert deck.ours is True and deck.say("owl") == "owl"
+    assert deck.ours is True and deck.say("owl").english() == "owl"
+
+
+@pytest.mark.parametrize("name", DECKS)
+def test_every_shipped_name_is_spelt_in_every_shipped_language(name: str) -> None:
+    """Issue 20: the deck's names live in its file, one spelling per language, so a German
+    family hears "Eule"; English is the fallback a file must have."""
+    deck = load_deck(name)
+    for named in (deck.title, *deck.names.values()):
+        assert set(dict(named.names)) >= {"en", "de", "fr", "es", "ko"}, named
+    assert dict(load_deck("default").names["owl"].names)["de"] == "Eule"
 
 
 def test_every_shipped_deck_loads_and_the_option_offers_each() -> None:
@@ -54,8 +64,15 @@ pictures:
 
 def test_a_well_formed_deck_keeps_the_file_s_order_and_names() -> None:
     deck = parse_deck(GOOD, "mine.yaml", "mine")
-    assert deck.name == "mine" and deck.title == "two pictures"
-    assert deck.pictures == ("owl", "sea-horse") and deck.say("sea-horse") == "sea horse"
+    assert deck.name == "mine" and deck.title.english() == "two pictures"
+    assert deck.pictures == ("owl", "sea-horse")
+    assert deck.say("sea-horse").english() == "sea horse" and deck.say("zebra") is None
+
+
+def test_a_name_may_be_spelt_per_language_and_must_have_english() -> None:
+    deck = parse_deck(GOOD.replace("{name: owl}", "{name: {en: owl, de: Eule}}"), "mine.yaml")
+    assert dict(deck.say("owl").names) == {"en": "owl", "de": "Eule"}
+    assert deck.say("owl").source == "mine.yaml"
     assert deck.cards == ("owl/a", "owl/b", "sea-horse/a", "sea-horse/b")
 
 
@@ -71,6 +88,17 @@ def test_a_well_formed_deck_keeps_the_file_s_order_and_names() -> None:
      "mine.yaml:5: pictures.sea-horse.name: 'owl' is already the name of owl"),
     (GOOD.replace("{name: sea horse}", "{name: sea/horse}"),
      "mine.yaml:5: pictures.sea-horse.name: a name is words to say"),
+    (GOOD.replace("{name: sea horse}", "{name: {de: Seepferdchen}}"),
+     "mine.yaml:5: pictures.sea-horse.name: a name needs its English spelling (en: ...)"),
+    (GOOD.replace("{name: sea horse}", "{name: {en: sea horse, de: Eule}}").replace(
+        "{name: owl}", "{name: {en: owl, de: Eule}}"),
+     "mine.yaml:5: pictures.sea-horse.name.de: 'Eule' is already the name of owl"),
+    (GOOD.replace("{name: sea horse}", "{name: {en: sea horse, Deutsch: Seepferdchen}}"),
+     "mine.yaml:5: pictures.sea-horse.name.Deutsch: 'Deutsch' is not a language code"),
+    (GOOD.replace("{name: sea horse}", "{name: {en: sea horse, de: [See, Pferd]}}"),
+     "mine.yaml:5: pictures.sea-horse.name: a name is words (owl) or one spelling"),
+    (GOOD.replace("title: two pictures", "title: {de: zwei Bilder}"),
+     "mine.yaml:2: title: a name needs its English spelling"),
     ("ours: true\ntitle: none\npictures: {}\n", "mine.yaml:3: pictures: a deck needs at least"),
     ("ours: true\ntitle: x\npictures:\n  owl: {name: owl\n", "mine.yaml:5: not valid YAML"),
     (GOOD + "extra: 1\n", "mine.yaml:6: extra: unknown key"),

@@ -15,6 +15,9 @@ from tabletap_memory import GAME, bench
 from tabletap.controller.games import registry
 from tabletap.controller.games.base import GameTable
 from tabletap.controller.games.spec import GameSpec
+from tabletap.controller.language.said import Said
+from tabletap.controller.language.words import Words
+from tabletap.controller.rules.base import english
 from tabletap.controller.spoken.words import piece_words
 from tabletap.controller.table.takeback import GENERIC, put_back
 
@@ -47,6 +50,16 @@ def test_the_spec_is_whole() -> None:
     assert GAME.content is None and GAME.score_file is None and GAME.decks is None
 
 
+def test_the_spec_s_words_are_messages_of_the_game_s_catalog() -> None:
+    """Issue 20: the title, the option's sentence and labels and the seating sentence are
+    msgids of the `memory` catalog (words.py), so the table and the page say them in the
+    family's language."""
+    deck = GAME.options[0]
+    for text in (GAME.title, deck.help, *deck.labels, GAME.seating.how):
+        assert Words("de").render(Said("memory", text)) != text or text == "Memory", text
+    assert Words("de").render(Said("memory", GAME.seating.how)).startswith("drückt")
+
+
 def test_the_engine_meets_the_engine_contract() -> None:
     """Every method of rules/base.py's Engine protocol, by name."""
     engine = GAME.engine()
@@ -71,9 +84,11 @@ def test_every_card_is_the_game_s_and_said_in_words() -> None:
     assert len(pieces) == len(set(pieces)) == 24
     assert pieces[:2] == ["memory/card/owl/a", "memory/card/owl/b"]
     assert all(p.startswith("memory/card/") for p in pieces)
-    assert GAME.piece_words(["card", "owl", "a"]) == "owl card"
-    assert piece_words("memory/card/apple/b") == "apple card"
-    assert GAME.piece_words(["card", "zebra", "a"]) == "zebra card"
+    # a Said of the game's catalog, the picture's name from the deck file (issue 20)
+    assert english(GAME.piece_words(["card", "owl", "a"])) == "owl card"
+    assert Words("de")(GAME.piece_words(["card", "owl", "a"])) == "Karte Eule"
+    assert piece_words("memory/card/apple/b") == "apple card"  # as the controller says it
+    assert english(GAME.piece_words(["card", "zebra", "a"])) == "a card that is in no deck"
     assert GAME.piece_words(["box"]) is None  # said plainly
 
 
@@ -84,14 +99,16 @@ def test_a_flip_taken_back_says_what_to_put_back() -> None:
     engine = GAME.engine()
     fresh = engine.new_game(["ana", "ben"], 0, {}, {})
     up = engine.apply(fresh, engine.action_from_json({"action": "flip", "card": "owl/a"})).state
-    first = put_back("memory", {"action": "flip", "card": "owl/a"}, fresh)
-    assert first == "Turn the owl card face down again."
-    pair = put_back("memory", {"action": "flip", "card": "owl/b"}, up)
-    assert pair.startswith("Put the owl pair back where it lay")
-    miss = put_back("memory", {"action": "flip", "card": "fox/a"}, up)
-    assert miss == "Turn the owl card face up again; the fox card stays face down."
-    assert GENERIC not in (first, pair, miss)
+    first = GAME.put_back({"action": "flip", "card": "owl/a"}, fresh)
+    assert english(first) == "Turn the owl card face down again."
+    assert Words("de")(first) == "Leg die Karte Eule wieder verdeckt hin."
+    pair = GAME.put_back({"action": "flip", "card": "owl/b"}, up)
+    assert english(pair).startswith("Put the owl pair back where it lay")
+    miss = GAME.put_back({"action": "flip", "card": "fox/a"}, up)
+    assert english(miss) == "Turn the owl card face up again; the fox card stays face down."
     assert put_back("memory", {"action": "shuffle"}) == GENERIC  # a newer journal's action
+    # a card of no deck has no name: the controller's plain sentence, not its id
+    assert put_back("memory", {"action": "flip", "card": "zebra/a"}, fresh) == GENERIC
 
 
 def test_the_page_view_and_its_extras_are_there() -> None:
@@ -102,7 +119,9 @@ def test_the_page_view_and_its_extras_are_there() -> None:
     engine = GAME.engine()
     assert GAME.page.extras is not None
     extras = GAME.page.extras(engine, engine.new_game(["ana"], 0, {}, {}))
-    assert extras["names"]["owl"] == "owl" and len(extras["names"]) == 12
+    # every language the deck file spells, for the page's own language (a phone may differ)
+    assert extras["names"]["owl"]["en"] == "owl" and extras["names"]["owl"]["de"] == "Eule"
+    assert len(extras["names"]) == 12 and extras["title"]["en"].startswith("twelve animals")
 
 
 def test_the_bench_gives_figures(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -129,5 +148,5 @@ def test_importing_the_spec_loads_no_engine() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "['tabletap_memory.pieces', 'tabletap_memory.selfplay', " \
-        "'tabletap_memory.takeback']", out  # no rules, no table, no deck read
+        "'tabletap_memory.takeback', 'tabletap_memory.words']", out  # no rules, no deck read
     assert tabletap_memory.DECKS == ("default", "small")

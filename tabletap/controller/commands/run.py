@@ -31,7 +31,7 @@ from tabletap.controller.control_socket.requests import dispatch
 from tabletap.controller.control_socket.requests import register as register_request
 from tabletap.controller.control_socket.server import ControlServer, socket_path
 from tabletap.controller.loading.yamldoc import load_value
-from tabletap.controller.state.damage import FAMILY_SENTENCE, PAGE_SENTENCE
+from tabletap.controller.state.damage import FAMILY_SAID, PAGE_SAID
 from tabletap.controller.state.journal import JournalError
 from tabletap.controller.table.adapters import find
 from tabletap.controller.table.daemon import IDLE_PAUSE, Daemon
@@ -169,8 +169,8 @@ def _attach_page(daemon: Daemon, context: dict[str, Any]) -> None:
     for kind, handler in web_requests.HANDLERS.items():
         register_request(kind, handler, web_requests.TAKES[kind])
     if daemon.session.journal.damaged:  # said at the table before the page's feed listened
-        for line in (FAMILY_SENTENCE, PAGE_SENTENCE):
-            daemon.session.notices.publish(Said(line))
+        for line in (FAMILY_SAID, PAGE_SAID):
+            daemon.session.notices.publish(Said(daemon.session.words(line), line))
 
 
 def _wake_on_buttons(daemon: Daemon, waiter: LoopWaiter) -> float | None:

@@ -34,9 +34,10 @@ from tabletap.controller.control_socket.takes import (
 )
 from tabletap.controller.games import registry
 from tabletap.controller.language.said import Said as Sentence
+from tabletap.controller.language.words import Words
 from tabletap.controller.rules.base import JSON, Rejection
 from tabletap.controller.spoken.words import piece_words
-from tabletap.controller.state.damage import HELD_LINE
+from tabletap.controller.state.damage import HELD_SAID
 from tabletap.controller.table.enrolment import EnrolDesk, EnrolmentError
 from tabletap.controller.table.notices import Changed, Lights, Notice, Refused, Said
 from tabletap.controller.table.protocols import TableDaemon
@@ -78,7 +79,8 @@ class WebSide:
         self.desk = PairingDesk(PairingStore.load(config.state_dir), self._show, self._say,
                                 config.web.pairing_seconds, say=self._say_aloud)
         self.enrol = EnrolDesk(daemon.readers, daemon.identifier.registry, self._say)
-        self.voice = VoiceDesk(config.state_dir, config.voice)
+        self.voice = VoiceDesk(config.state_dir, config.voice,
+                               words=Words(config.language))
         self._voice_version = self.voice.version
         self._end_turn_at = float("-inf")  # the last short press of end-turn
         self._listen()
@@ -120,13 +122,19 @@ class WebSide:
             self._lit = None  # the session went back to the plain pulse: show the code again
 
 
-    def _say(self, text: str) -> None:
-        self.daemon.session.line(text)
+    def _say(self, text: str | Sentence) -> None:
+        """A line of the play-by-play from a desk, in the table's language."""
+        session = self.daemon.session
+        if isinstance(text, Sentence):
+            session.line(f"  {session.words(text)}", text)
+        else:
+            session.line(text)
 
-    def _say_aloud(self, text: str) -> None:
+    def _say_aloud(self, text: str | Sentence) -> None:
         """The voice only: the desk's sentences that carry the code stay out of the
         play-by-play, which every watching phone sees."""
-        self.daemon.session.speaker.say(text)
+        session = self.daemon.session
+        session.speaker.say(session.words(text))
 
     def _light_code(self, now: float) -> None:
         """While a window is open, the `pairing` pattern steps through the code
@@ -256,7 +264,7 @@ class WebSide:
             "refusal": self.refusal,
             # a damaged journal the daemon holds (state/damage.py): said at the top of the page
             # until a new game starts, so a parent who opens the page later still learns it
-            "held": HELD_LINE
+            "held": words(HELD_SAID)
             if getattr(getattr(session, "journal", None), "damaged", False) and not playing
             else None,
             # the voice's level (1 to `most`), mute and bedtime, for the page's buttons
@@ -391,17 +399,21 @@ def doctor(daemon: TableDaemon, request: dict[str, Any]) -> dict[str, Any]:
     """`{"doctor": true}`: the running table's devices, as controller.health.table checks them:
     every check `tabletap doctor` makes while no game is under way; mid-game only those that
     move nothing, and `skipped` says why in a sentence."""
-    from tabletap.controller.health.checks import report
-    from tabletap.controller.health.plain import plain
-    from tabletap.controller.health.table import MID_GAME, table_findings
+    from tabletap.controller.health.checks import summary
+    from tabletap.controller.health.plain import plain, plain_said
+    from tabletap.controller.health.table import MID_GAME_SAID, table_findings
 
     moving = not daemon.session.playing
     findings = table_findings(daemon, _side(daemon).context, moving)
-    return {"ok": True, "full": moving, "skipped": None if moving else MID_GAME,
-            "summary": report(findings)[0].splitlines()[-1],  # `tabletap doctor`'s last line
+    skipped = None if moving else daemon.session.words(MID_GAME_SAID)
+    return {"ok": True, "full": moving, "skipped": skipped,
+            # `tabletap doctor`'s last line, in the table's language
+            "summary": daemon.session.words(summary(findings)),
+            "summary_said": summary(findings).to_json(),
             # `said`: the line in a parent's words; device and detail for the maker
             "findings": [{"status": f.status, "device": f.device, "detail": f.detail,
-                          "said": plain(f)} for f in findings]}
+                          "said": plain(f, daemon.session.words),
+                          "said_said": plain_said(f).to_json()} for f in findings]}
 
 
 def voice(daemon: TableDaemon, request: dict[str, Any]) -> dict[str, Any]:

@@ -43,6 +43,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tabletap.controller.language.messages import msg, msg_p
+from tabletap.controller.language.said import Said
+from tabletap.controller.language.words import Words
 from tabletap.controller.rules.base import Rejection
 from tabletap.controller.state.atomic import atomic_write
 from tabletap.controller.state.folder import StateFolder
@@ -112,17 +115,34 @@ def draw_code() -> str:
     return "".join(str(1 + secrets.randbelow(CODE_FACES)) for _ in range(CODE_LENGTH))
 
 
-def code_words(code: str) -> str:
+def _digit(d: int) -> Said:
+    """One digit of a code as a word of the family's language."""
+    # TRANSLATORS: the digits of a pairing code, said one by one as words
+    return (msg_p("code digit", "one"), msg_p("code digit", "two"), msg_p("code digit", "three"),
+            msg_p("code digit", "four"), msg_p("code digit", "five"),
+            msg_p("code digit", "six"))[d - 1]
+
+
+def code_said(code: str) -> Said:
     """'4261' as the voice says it: 'four, two, six, one' (espeak-ng reads words, not a number
     of four thousand)."""
-    return ", ".join(DIGIT_WORDS[int(d) - 1] for d in code)
+    out = _digit(int(code[-1]))
+    for d in reversed(code[:-1]):
+        # TRANSLATORS: between two digits of a pairing code said aloud (a short pause)
+        out = msg_p("code digits", "%(digit)s, %(rest)s", digit=_digit(int(d)), rest=out)
+    return out
 
 
-def asking_sentence(code: str) -> str:
+def code_words(code: str) -> str:
+    return Words()(code_said(code))
+
+
+def asking_sentence(code: str) -> Said:
     """What the table says when a window opens: the code and nothing a client wrote."""
-    words = code_words(code)
-    return (f"A phone asks to pair. Its code is {words}. Again: {words}. Tap the parent card "
-            "only if the phone shows the same code.")
+    # TRANSLATORS: said aloud when a phone asks to pair; code is four digits said as words.
+    # The parent card is the card that lets a grown-up pair a phone
+    return msg("A phone asks to pair. Its code is %(code)s. Again: %(code)s. Tap the parent "
+               "card only if the phone shows the same code.", code=code_said(code))
 
 
 def cooldown(misses: int, window: float) -> float:
@@ -207,8 +227,8 @@ class PairingDesk:
     """
 
     def __init__(self, store: PairingStore, show: Callable[[str, bool], None],
-                 narrate: Callable[[str], None], window: float = WINDOW_SECONDS,
-                 say: Callable[[str], None] | None = None) -> None:
+                 narrate: Callable[[str | Said], None], window: float = WINDOW_SECONDS,
+                 say: Callable[[str | Said], None] | None = None) -> None:
         self.store = store
         self.show = show
         self.narrate = narrate
@@ -300,7 +320,8 @@ class PairingDesk:
         self.store.pairings = [p for p in self.store.pairings if p is not found]
         self.store.save()
         self.version += 1
-        self.narrate("  A phone's pairing is revoked.")
+        # TRANSLATORS: the play-by-play when a grown-up removed a paired phone
+        self.narrate(msg("A phone's pairing is revoked."))
         return found
 
     def listing(self) -> list[dict[str, Any]]:
@@ -313,24 +334,29 @@ class PairingDesk:
         self.tick(now)
         r = self.request
         if r is None or r.outcome != "waiting":
-            raise Rejection("no-pairing", "No phone is waiting to pair: ask on the page first, "
-                            "then tap the parent card when the codes match.")
+            # TRANSLATORS: refusal of the parent card when no phone asked to pair
+            raise Rejection("no-pairing", msg(
+                "No phone is waiting to pair: ask on the page first, then tap the parent card "
+                "when the codes match."))
         pairing = Pairing(secrets.token_hex(6), r.label, r.token_sha256, time.time(), piece)
         self.store.pairings.append(pairing)
         try:
             self.store.save()
         except OSError as exc:
             self.store.pairings.pop()
-            why = exc.strerror or exc
-            raise Rejection("pairing-not-saved", f"tabletap could not save the pairing ({why}); "
-                            "check the SD card, then try again.") from None
+            log.error("the pairing could not be saved: %s", exc.strerror or exc)
+            # TRANSLATORS: refusal of the parent card when the memory card could not be written
+            raise Rejection("pairing-not-saved", msg(
+                "The table could not save the pairing; check the memory card, then try "
+                "again.")) from None
         r.outcome, r.pairing_id = "paired", pairing.id
         self.misses.pop(r.address, None)
         self.version += 1
         log.info("paired %s (%s, from %s) with %s at %s", pairing.id, pairing.label, r.address,
                  piece, reader)
-        self.narrate(f"  The phone is paired (parent card at the {reader} reader).")
-        self.say("The phone is paired.")
+        # TRANSLATORS: the play-by-play and the voice when a phone has been paired
+        self.narrate(msg("The phone is paired."))
+        self.say(msg("The phone is paired."))
         self.show("accepted", True)
         self._next(now)
 
@@ -349,7 +375,8 @@ class PairingDesk:
             count, _ = self.misses.get(r.address, (0, now))
             self.misses[r.address] = (count + 1, now)
             self.version += 1
-            self.narrate("  Nobody tapped the parent card: the phone is not paired.")
+            # TRANSLATORS: the play-by-play when the pairing time ran out
+            self.narrate(msg("Nobody tapped the parent card: the phone is not paired."))
             self.show("rejected", True)
             self._next(now)
         elif not self.waiting and self.queue:
@@ -425,11 +452,14 @@ class PairingDesk:
         self.request = r
         self.version += 1
         sentence = asking_sentence(r.code)
-        log.info("pairing window %s open for %s: the table says %r", r.id, r.address, sentence)
+        log.info("pairing window %s open for %s", r.id, r.address)
         # The play-by-play reaches every watching phone: it names no code, or a parent might
         # read a stranger's code there instead of on the pairing card of their own page.
-        self.narrate(f"  A phone asks to pair: the table says its code and shows it on the "
-                     f"lights; tap the parent card within {self.window:g} seconds only if the "
-                     "phone shows the same code.")
+        seconds = f"{self.window:g}"
+        # TRANSLATORS: the play-by-play (every phone sees it) when a phone asks to pair;
+        # seconds is how long the parent has
+        self.narrate(msg("A phone asks to pair: the table says its code and shows it on the "
+                         "lights; tap the parent card within %(seconds)s seconds only if the "
+                         "phone shows the same code.", seconds=seconds))
         self.say(sentence)
         self.show("pairing", False)

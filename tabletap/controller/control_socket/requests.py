@@ -20,6 +20,7 @@ from typing import Any
 
 from tabletap.controller.control_socket.takes import COMMON, FLAG, MAPPING, TRUE, Takes
 from tabletap.controller.games.base import ManualAction
+from tabletap.controller.language.words import Words
 from tabletap.controller.spoken.words import game_name
 from tabletap.controller.table.daemon import Daemon
 from tabletap.controller.table.session import Result
@@ -68,13 +69,15 @@ def dispatch(daemon: Daemon, request: dict[str, Any]) -> Reply:
     return HANDLERS[kind](daemon, request)
 
 
-def _result(result: Result) -> Reply:
+def _result(result: Result, words: Words) -> Reply:
+    """The answer to a command, its sentences in the table's language (as the table said
+    them)."""
     reply: Reply = {"ok": True, "accepted": result.accepted}
     if result.rejection:
-        reply.update(rejected=result.rejection.code, message=result.rejection.message)
+        reply.update(rejected=result.rejection.code, message=words(result.rejection.said))
     if result.pending:
-        reply["message"] = result.pending
-    reply["events"] = [ev.text for ev in result.events]
+        reply["message"] = words(result.pending)
+    reply["events"] = [words(ev.said) for ev in result.events]
     return reply
 
 
@@ -93,7 +96,9 @@ def do(daemon: Daemon, request: dict[str, Any]) -> Reply:
     if not daemon.session.playing:
         return {"ok": False, "error": "No game is under way: start one with `tabletap new` or "
                 "a game card at the table."}
-    return _result(daemon.session.handle(ManualAction(dict(request["do"])), daemon.clock.now()))
+    session = daemon.session
+    return _result(session.handle(ManualAction(dict(request["do"])), daemon.clock.now()),
+                   session.words)
 
 
 def state(daemon: Daemon, request: dict[str, Any]) -> Reply:
@@ -122,15 +127,15 @@ def new(daemon: Daemon, request: dict[str, Any]) -> Reply:
     result = session.start(spec["game"], list(spec["players"]), daemon.clock.now(),
                            None if options is None else dict(options))
     session.setup.game, session.setup.seats = None, []
-    return _result(result)
+    return _result(result, session.words)
 
 
 def abandon(daemon: Daemon, request: dict[str, Any]) -> Reply:
-    return _result(daemon.session.abandon(daemon.clock.now()))
+    return _result(daemon.session.abandon(daemon.clock.now()), daemon.session.words)
 
 
 def undo(daemon: Daemon, request: dict[str, Any]) -> Reply:
-    return _result(daemon.session.undo(daemon.clock.now()))
+    return _result(daemon.session.undo(daemon.clock.now()), daemon.session.words)
 
 
 for _kind, _handler, _takes in (

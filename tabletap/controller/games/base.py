@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tabletap.controller.language.messages import msg
+from tabletap.controller.language.said import Said, plain
 from tabletap.controller.rules.base import JSON, Engine, Rejection
 
 
@@ -75,6 +77,9 @@ class GameTable:
 
     game: str = ""
     engine: Engine[Any, Any] = field(default=None)  # type: ignore[assignment]
+    # the game's title, the English msgid of its catalog, set by registry.table_for so the
+    # table layer can name its game in a sentence without importing the registry
+    title: str = ""
     forced: dict[str, Any] = field(default_factory=dict)
 
     def interpret(self, state: Any, event: TableInput, now: float) -> Any | Pending | None:
@@ -102,10 +107,11 @@ class GameTable:
     def check_piece_game(self, piece: str) -> None:
         """Reject a piece of another game with the same code in every game."""
         if self.piece_game(piece) != self.piece_prefix():
-            raise Rejection(
-                "wrong-game",
-                f"{piece} belongs to another game; this table is playing {self.game}.",
-            )
+            # TRANSLATORS: refusal when a piece of another game is tapped; game is the title
+            # of the game on the table
+            raise Rejection("wrong-game", msg(
+                "That piece belongs to another game; this table is playing %(game)s.",
+                game=Said(self.game, self.title) if self.title else plain(self.game)))
 
     def piece_prefix(self) -> str:
         return self.game

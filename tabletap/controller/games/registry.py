@@ -17,13 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 from tabletap.controller import entrypoints
 from tabletap.controller.games.spec import GameSpec  # noqa: F401 - re-exported for type hints
+from tabletap.controller.language.said import Said, plain
 from tabletap.controller.rules.base import Rejection
 
 if TYPE_CHECKING:
     from tabletap.controller.games.base import GameTable
     from tabletap.controller.rules.base import Engine
-
-from tabletap.controller.language.said import Said, plain
 
 GROUP = "tabletap.games"
 log = logging.getLogger("tabletap.registry")
@@ -130,7 +129,10 @@ def engine_for(name: str) -> Engine[Any, Any]:
 
 def table_for(name: str) -> GameTable:
     """A fresh table layer for `name` (it holds a half-made gesture, so never shared)."""
-    return game(name).table()
+    spec = game(name)
+    table = spec.table()
+    table.title = spec.title
+    return table
 
 
 def title(name: str) -> str:

@@ -20,6 +20,9 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Literal
 
+from tabletap.controller.language.messages import msg_n
+from tabletap.controller.language.said import Said
+from tabletap.controller.language.words import Words
 from tabletap.controller.ports import Clock, InputEvent, Outputs, ReaderUnavailable, TagReader
 from tabletap.controller.settings.config import Config
 from tabletap.controller.state.damage import assess
@@ -50,9 +53,13 @@ READER_HINTS = {
 
 @dataclass(frozen=True)
 class Finding:
+    """One device's state; `detail` in the maker's words (English, with pins and commands),
+    `said`, where a check has one, the same for a parent in the table's language."""
+
     status: Status
     device: str
     detail: str
+    said: Said | None = None
 
 
 JOURNAL_DEVICE = "saved game"
@@ -344,10 +351,29 @@ def journal_findings(state_dir: str | Path) -> list[Finding]:
         damage = assess(Journal(path))
     except OSError:
         return []  # the state folder's own check says what is wrong with the folder
-    return [] if damage is None else [Finding("failed", JOURNAL_DEVICE, damage.detail())]
+    return [] if damage is None else [Finding("failed", JOURNAL_DEVICE, damage.detail(),
+                                              damage.said())]
 
 
-def report(findings: Iterable[Finding]) -> tuple[str, int]:
+def summary(findings: list[Finding]) -> Said:
+    """The report's last line, the one a parent reads first: failed, warnings, or all fine."""
+    failed = sum(f.status == "failed" for f in findings)
+    warned = sum(f.status == "warning" for f in findings)
+    if failed:
+        # TRANSLATORS: the last line of the table check; failed and n are counts of checks
+        return msg_n("%(failed)s of %(n)s check failed: fix those before playing.",
+                     "%(failed)s of %(n)s checks failed: fix those before playing.",
+                     len(findings), failed=failed)
+    if warned:
+        # TRANSLATORS: the last line of the table check; n is the count of warnings
+        return msg_n("Everything answers; %(n)s warning to look at.",
+                     "Everything answers; %(n)s warnings to look at.", warned)
+    # TRANSLATORS: the last line of the table check; n is the count of checks
+    return msg_n("All %(n)s check is fine.", "All %(n)s checks are fine.", len(findings))
+
+
+def report(findings: Iterable[Finding], words: Words | None = None) -> tuple[str, int]:
+    """The doctor's report, its last line in `words`' language (English by default)."""
     findings = list(findings)
     width = max((len(f.device) for f in findings), default=0)
     lines = [
@@ -356,14 +382,7 @@ def report(findings: Iterable[Finding]) -> tuple[str, int]:
                       subsequent_indent=" " * (width + 13))
         for f in findings
     ]
-    failed = sum(f.status == "failed" for f in findings)
-    warned = sum(f.status == "warning" for f in findings)
-    if failed:
-        lines.append(f"{failed} of {len(findings)} checks failed: fix those before playing.")
-    elif warned:
-        lines.append(f"Everything answers; {warned} warning{'s' if warned > 1 else ''} to look at.")
-    else:
-        lines.append(f"All {len(findings)} checks are fine.")
-    return "\n".join(lines), 1 if failed else 0
+    lines.append((words or Words())(summary(findings)))
+    return "\n".join(lines), 1 if any(f.status == "failed" for f in findings) else 0
 
 

@@ -11,6 +11,7 @@ finding, so a healthy table's report is unchanged.
 from __future__ import annotations
 
 from tabletap.controller.health.checks import JOURNAL_DEVICE, Finding
+from tabletap.controller.language.messages import msg
 from tabletap.controller.state.damage import assess
 from tabletap.controller.state.journal import Journal
 
@@ -21,9 +22,12 @@ def held_findings(journal: Journal) -> list[Finding]:
     if journal.damaged:
         damage = assess(journal)
         if damage is not None:
-            return [Finding("failed", JOURNAL_DEVICE, damage.detail())]
+            return [Finding("failed", JOURNAL_DEVICE, damage.detail(), damage.said())]
     if journal.damaged_copy is not None:
+        # TRANSLATORS: the table check after a new game replaced a damaged saved game
+        said = msg("The saved game was damaged, so a new one was started instead; the damaged "
+                   "game is kept whole.")
         return [Finding("warning", JOURNAL_DEVICE, "The saved game was damaged, so a new one "
                         "was started instead; the damaged journal is kept whole as "
-                        f"{journal.damaged_copy}.")]
+                        f"{journal.damaged_copy}.", said)]
     return []

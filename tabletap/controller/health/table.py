@@ -32,12 +32,16 @@ from tabletap.controller.health.checks import (
     describe_hello,
 )
 from tabletap.controller.health.journal import held_findings
+from tabletap.controller.language.messages import msg
+from tabletap.controller.language.words import Words
 from tabletap.controller.table.protocols import TableDaemon
 
 LOW_SPACE = 50 * 1024 * 1024  # the journal is small, but a full card loses the next move
-MID_GAME = ("A game is under way, so the chest, the lights and the buttons were not tried: they "
-            "would move the latch, put out whose turn it is and swallow a press. Finish or "
-            "abandon the game, then check again.")
+# TRANSLATORS: the table check on the phone page, asked during a game
+MID_GAME_SAID = msg("A game is under way, so the chest, the lights and the buttons were not "
+                    "tried: they would move the latch, put out whose turn it is and swallow a "
+                    "press. Finish or abandon the game, then check again.")
+MID_GAME = Words()(MID_GAME_SAID)  # English, for the maker's shell
 
 
 def check_state_folder(folder: str | Path) -> Finding:

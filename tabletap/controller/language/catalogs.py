@@ -2,10 +2,10 @@
 
 A game's catalogs live in its own package (`<package>/locale/<lang>/LC_MESSAGES/<domain>.po`,
 the domain being the game's name), the controller's in `tabletap/controller/locale/` (domain
-`tabletap`), the phone page's in `tabletap/web/locale/` (domain `page`). A language is there when its `.po` is: adding
-one is dropping a file in, with no code and no build step, because a `.po` without a current `.mo`
-is compiled in memory with Babel on first use (`make catalogs` compiles them ahead, which the
-wheel ships).
+`tabletap`), the phone page's in `tabletap/web/locale/` (domain `page`). A language is there
+when its `.po` is: adding one is dropping a file in, with no code and no build step, because a
+`.po` without a current `.mo` is compiled in memory with Babel on first use (`make catalogs`
+compiles them ahead, which the wheel ships).
 """
 
 from __future__ import annotations

@@ -37,8 +37,9 @@ def sources(domain: str) -> list[tuple[Path, list[tuple[str, str]]]]:
 
 def domains() -> list[str]:
     """The controller's domain and every installed game's (tabletap.games entry points)."""
-    return [catalogs.CONTROLLER_DOMAIN, catalogs.PAGE_DOMAIN] + sorted(ep.name for ep in entrypoints.select(
-        "tabletap.games") if importlib.util.find_spec(ep.module) is not None)
+    games = entrypoints.select("tabletap.games")
+    return [catalogs.CONTROLLER_DOMAIN, catalogs.PAGE_DOMAIN] + sorted(
+        ep.name for ep in games if importlib.util.find_spec(ep.module) is not None)
 
 
 def template(domain: str) -> Catalog:

@@ -97,7 +97,11 @@ class Words:
         items = [str(i) for i in items]
         if not items:
             return ""
-        return format_list(items, style=style, locale=_babel_locale(self.language))
+        locale = _babel_locale(self.language)
+        try:
+            return format_list(items, style=style, locale=locale)
+        except (KeyError, ValueError):  # a style the language's CLDR data lacks ("unit" in es)
+            return format_list(items, style="standard", locale=locale)
 
 
 def _known(said: Said, language: str) -> bool:

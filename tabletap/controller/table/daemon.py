@@ -17,6 +17,8 @@ from typing import Any
 
 from tabletap.controller.clock import SystemClock
 from tabletap.controller.games.base import ButtonPressed, PieceLifted, PiecePlaced
+from tabletap.controller.language.messages import msg
+from tabletap.controller.language.said import Said
 from tabletap.controller.ports import Buttons, Clock, Poll, ReaderUnavailable, TagReader
 from tabletap.controller.rules.base import Rejection
 from tabletap.controller.state.lock import StateLock
@@ -39,12 +41,22 @@ IDLE_PAUSE = 1.0
 BACKOFF_START = 0.5
 BACKOFF_MAX = 10.0
 
-IDENTITY_CODES = {
-    "blank": ("blank-tag", "This tag is blank: program it with `tabletap tags write`."),
-    "foreign": ("foreign-tag", "This tag does not belong to tabletap."),
-    "corrupt": ("corrupt-tag", "This tag could not be read properly; tap it again."),
-    "unknown": ("unknown-tag", "tabletap does not know this tag; enrol it first."),
-}
+def _identity(code: str) -> tuple[str, Said]:
+    """The refusal's code and sentence for a tag that names no piece (the detail is logged)."""
+    match code:
+        case "blank":
+            # TRANSLATORS: refusal of a tag with nothing written on it yet
+            return "blank-tag", msg("This tag is blank: a grown-up can write it from the phone "
+                                    "page.")
+        case "foreign":
+            # TRANSLATORS: refusal of a tag from something else (a bus card, another toy)
+            return "foreign-tag", msg("This tag is not one of the table's pieces.")
+        case "unknown":
+            # TRANSLATORS: refusal of a tag the table has not learned yet
+            return "unknown-tag", msg("The table does not know this tag yet: a grown-up can "
+                                      "add it from the phone page.")
+    # TRANSLATORS: refusal of a tag that could not be read well
+    return "corrupt-tag", msg("This tag could not be read properly; tap it again.")
 
 
 @dataclass
@@ -221,15 +233,15 @@ class Daemon:
             piece = self.identifier.identify(tag)  # type: ignore[arg-type]
         except IdentityError as exc:
             if kind == "placed":
-                code, sentence = IDENTITY_CODES[exc.code]
+                code, sentence = _identity(exc.code)
                 log.warning("reader %s: %s", reader, exc)
-                self.session.reject(Rejection(code, f"{sentence} ({exc})"), now)
+                self.session.reject(Rejection(code, sentence), now)
             return
-        except Exception as exc:  # noqa: BLE001 - no tag, however garbled, may end the game
+        except Exception:  # noqa: BLE001 - no tag, however garbled, may end the game
             log.exception("reader %s: a tag could not be identified", reader)
             if kind == "placed":
-                code, sentence = IDENTITY_CODES["corrupt"]
-                self.session.reject(Rejection(code, f"{sentence} ({exc})"), now)
+                code, sentence = _identity("corrupt")
+                self.session.reject(Rejection(code, sentence), now)
             return
         if self.admin is not None and piece.startswith(("admin/", "voice/")):  # the table's
             if kind == "placed":

@@ -9,12 +9,18 @@ written), and the play-by-play and the page's snapshot say how far it got.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from tabletap.controller.games.registry import title_said
+from tabletap.controller.language.messages import msg, msg_n
 from tabletap.controller.ports import TagRead, TagWriter
+from tabletap.controller.spoken.words import piece_said
 from tabletap.controller.table.identity import UidRegistry, uid_hex
 from tabletap.controller.table.tagging import Enrolment, TagJobError
+
+log = logging.getLogger("tabletap.enrol")
 
 
 class EnrolmentError(ValueError):
@@ -74,9 +80,16 @@ class EnrolDesk:
         # Pieces already enrolled stay done; the rest keep the box's order.
         job.pieces = job.done + [p for p in pieces if p not in known]
         self.job, self.finished = job, job
-        self.say(f"  Enrolling {game}: {len(job.done)} of {len(pieces)} done; tap "
-                 f"{job.next} at any reader." if job.next else f"  {game}: every tag is "
-                 "already enrolled.")
+        if job.next:
+            # TRANSLATORS: the play-by-play when a grown-up starts enrolling a box of tags;
+            # game is its title, done and n counts, piece the next piece in words
+            self.say(msg_n("Enrolling %(game)s: %(done)s of %(n)s done; tap %(piece)s at any "
+                           "reader.", "Enrolling %(game)s: %(done)s of %(n)s done; tap "
+                           "%(piece)s at any reader.", len(pieces), game=title_said(game),
+                           done=len(job.done), piece=piece_said(job.next)))
+        else:
+            # TRANSLATORS: enrolling a box whose tags are all known already; game is its title
+            self.say(msg("%(game)s: every tag is already enrolled.", game=title_said(game)))
         if job.next is None:
             self.job = None
         return job
@@ -84,8 +97,10 @@ class EnrolDesk:
     def stop(self) -> BoxEnrolment | None:
         job, self.job = self.job, None
         if job is not None:
-            self.say(f"  Enrolment stopped at {len(job.done)} of {len(job.pieces)}; start it "
-                     "again to go on.")
+            # TRANSLATORS: enrolling stopped; done and n are counts of tags
+            self.say(msg_n("Enrolment stopped at %(done)s of %(n)s; start it again to go on.",
+                           "Enrolment stopped at %(done)s of %(n)s; start it again to go on.",
+                           len(job.pieces), done=len(job.done)))
         return job
 
     def tag(self, reader: str, tag: TagRead) -> None:
@@ -115,9 +130,18 @@ class EnrolDesk:
         job.done.append(piece)
         job.last = f"{piece} is tag {uid_hex(tag.uid)} ({how})"
         following = job.next
-        self.say(f"  [{len(job.done)}/{len(job.pieces)}] ok: {job.last}."
-                 + (f" Next: {following}." if following else ""))
+        log.info("enrolled %s", job.last)
+        if following:
+            # TRANSLATORS: a tag enrolled; piece is it in words, done and n counts, next the
+            # next piece in words
+            self.say(msg_n("%(piece)s is enrolled (%(done)s of %(n)s). Next: %(next)s.",
+                           "%(piece)s is enrolled (%(done)s of %(n)s). Next: %(next)s.",
+                           len(job.pieces), piece=piece_said(piece), done=len(job.done),
+                           next=piece_said(following)))
         if following is None:
-            self.say(f"  Every {job.game} tag is enrolled ({len(job.pieces)}).")
+            # TRANSLATORS: the last tag of a box enrolled; game is its title, n the count
+            self.say(msg_n("Every %(game)s tag is enrolled (%(n)s).",
+                           "Every %(game)s tag is enrolled (%(n)s).", len(job.pieces),
+                           game=title_said(job.game)))
             self.job = None
             self.finished = job

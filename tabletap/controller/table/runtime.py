@@ -11,13 +11,16 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletap.controller.games.registry import engine_for, table_for
+from tabletap.controller.games.registry import engine_for, table_for, title_said
+from tabletap.controller.language.messages import msg
+from tabletap.controller.language.said import Said as Sentence
+from tabletap.controller.language.words import Words
 from tabletap.controller.ports import Clock
-from tabletap.controller.rules.base import JSON, Rejection
+from tabletap.controller.rules.base import JSON, Rejection, english
 from tabletap.controller.settings.config import Config
 from tabletap.controller.spoken.speaker import Speaker, VoiceSettings, VoiceWorker
-from tabletap.controller.spoken.words import game_name, spoken
-from tabletap.controller.state.damage import FAMILY_SENTENCE, Damage, assess
+from tabletap.controller.spoken.words import spoken
+from tabletap.controller.state.damage import FAMILY_SAID, Damage, assess
 from tabletap.controller.state.journal import GameHeader, Journal, JournalError
 from tabletap.controller.state.lock import StateLock, StateLocked
 from tabletap.controller.table.adapters import AdapterError, build_outputs, build_readers
@@ -84,9 +87,9 @@ def _open_locked(
     actions = 0
     history: list = []
     undos = 0
-    notices: list[str] = []  # warnings: the config differs from the unfinished game
+    notices: list[Sentence] = []  # warnings: the config differs from the unfinished game
     idle = False  # no game: the table says so (news, not a warning)
-    resumed = ""
+    resumed: Sentence | None = None
     held: Damage | None = None  # a damaged journal: no game resumed, nothing cut
     if journal.exists() and new:  # replaced unread: still named for what it is
         journal.damaged = assess(journal) is not None
@@ -104,8 +107,7 @@ def _open_locked(
             narrate(f"Resuming the unfinished {header.game} game of {', '.join(header.players)} "
                     f"after {actions} actions.")
             player = engine.current_player(state)
-            resumed = f"The game of {game_name(header.game)} goes on" + (
-                f": it is {player}'s turn." if player else ".")
+            resumed = goes_on(header.game, player)
             notices += mismatch(header, spec)
     if state is None and spec is not None and (not spec.players or held is not None):
         spec = None  # no players named, or a damaged game held: chosen at the table
@@ -123,8 +125,9 @@ def _open_locked(
             raise StartError(exc.message) from None
         journal.start(header)
         # Some games announce their set-up (the first line of dominoes); engines may offer it.
+        words = Words(config.language)
         for event in getattr(engine, "opening_events", lambda _state: ())(state):
-            narrate(f"  {event.text}")
+            narrate(f"  {words(event.said)}")
     table = table_for(header.game) if header is not None else None
     try:
         readers = build_readers(config, context)
@@ -138,16 +141,17 @@ def _open_locked(
     session = TableSession(engine, table, state, journal, outputs, config, narrate,
                            actions=actions, header=header, speaker=Speaker(worker),
                            history=list(history), undos=undos)
-    if resumed:
-        session.speaker.say(resumed)  # the play-by-play printed its own line above
+    if resumed is not None:  # the play-by-play printed its own line above
+        session.speaker.say(spoken(session.words(resumed)))
     # Each once, at its level: told (printed, or logged at info under systemd), or a warning.
     if held is not None:
-        session.tell(FAMILY_SENTENCE)
+        session.tell(FAMILY_SAID)
     if idle:
-        session.tell("No game is under way: tap a game card to set one up.")
+        # TRANSLATORS: said when the table starts with no game under way
+        session.tell(msg("No game is under way: tap a game card to set one up."))
     for notice in notices:
-        log.warning(notice)
-        session.speaker.say(spoken(notice))
+        log.warning(english(notice))
+        session.speaker.say(spoken(session.words(notice)))
     session.show_turn()
     return Daemon(session, readers, outputs.buttons, clock, Identifier(registry),
                   config.poll.period, config.poll.miss_threshold, state_lock=lock,
@@ -167,15 +171,41 @@ def hold(journal: Journal, error: JournalError) -> Damage:
     return damage
 
 
-def mismatch(header: GameHeader, spec: GameSpec | None) -> list[str]:
+def names(players: list[str] | tuple[str, ...]) -> str:
+    """Players' names as entered, one after the other: a list of names, not a sentence to
+    join by a language's grammar (no "and" to agree with anything)."""
+    return ", ".join(players)
+
+
+def goes_on(game: str, player: str | None) -> Sentence:
+    """What the table says when it resumes an unfinished game."""
+    if player:
+        # TRANSLATORS: said when the table starts again and resumes a game; game is its
+        # title, player a name
+        return msg("The game of %(game)s goes on: it is %(player)s's turn.",
+                   game=title_said(game), player=player)
+    # TRANSLATORS: said when the table starts again and resumes a game; game is its title
+    return msg("The game of %(game)s goes on.", game=title_said(game))
+
+
+def mismatch(header: GameHeader, spec: GameSpec | None) -> list[Sentence]:
     """The config (or the command line) asks for another game than the unfinished one: say so,
-    and how to switch, rather than silently resuming."""
+    and how to switch at the table, rather than silently resuming."""
     if spec is None or (spec.game == header.game and (
             not spec.players or list(spec.players) == list(header.players))):
         return []
-    wanted = f"{game_name(spec.game)}" + (f" for {', '.join(spec.players)}"
-                                          if spec.players else "")
-    return [f"The config asks for {wanted}, but the unfinished game of {game_name(header.game)} "
-            f"for {', '.join(header.players)} goes on. To switch, tap the game card, hold the "
-            "end-turn button and tap the game card again; or run `tabletap abandon`, then "
-            "`tabletap new`."]
+    was = names(header.players)
+    if spec.players:
+        # TRANSLATORS: said at start when the settings name another game than the saved one;
+        # wanted and game are titles, players and were the names of each game's players
+        return [msg("The config asks for %(wanted)s for %(players)s, but the unfinished game "
+                    "of %(game)s for %(were)s goes on. To switch, tap the game card, hold the "
+                    "end-turn button and tap the game card again.",
+                    wanted=title_said(spec.game), players=names(spec.players),
+                    game=title_said(header.game), were=was)]
+    # TRANSLATORS: said at start when the settings name another game than the saved one;
+    # wanted and game are titles, were the names of the saved game's players
+    return [msg("The config asks for %(wanted)s, but the unfinished game of %(game)s for "
+                "%(were)s goes on. To switch, tap the game card, hold the end-turn button and "
+                "tap the game card again.", wanted=title_said(spec.game),
+                game=title_said(header.game), were=was)]

@@ -24,14 +24,16 @@ from tabletap.controller.games.base import (
     PieceLifted,
     TableInput,
 )
+from tabletap.controller.games.registry import title_said
+from tabletap.controller.language.messages import msg
 from tabletap.controller.language.said import Said as Sentence
 from tabletap.controller.language.words import Words
-from tabletap.controller.patterns import player_colour
+from tabletap.controller.patterns import colour_said, player_colour
 from tabletap.controller.ports import InputEvent, Outputs
 from tabletap.controller.rules.base import Engine, Event, Rejection
 from tabletap.controller.settings.config import Config
 from tabletap.controller.spoken.speaker import Speaker
-from tabletap.controller.spoken.words import game_name, refusal, spoken
+from tabletap.controller.spoken.words import refusal, spoken
 from tabletap.controller.state.journal import GameHeader, Journal, Played
 from tabletap.controller.table.notices import Changed, Lights, Notices, Refused, Said
 from tabletap.controller.table.setup import (
@@ -51,6 +53,7 @@ from tabletap.controller.table.takeback import (
     checks_after_last_move,
     checks_sentence,
     put_back,
+    sentences,
     undid,
 )
 
@@ -121,8 +124,9 @@ class TableSession:
                     return Result(None)  # lifting the winning key is not a move
                 if event == ButtonPressed("end-turn", long=True) and self.header is not None:
                     return self.new_game(now)
-                raise Rejection("game-over", "The game is over; hold the end-turn button to "
-                                "start a new game.")
+                # TRANSLATORS: refusal of a move after the game ended
+                raise Rejection("game-over", msg(
+                    "The game is over; hold the end-turn button to start a new game."))
             interpreted = self.table.interpret(self.state, event, now)
             if interpreted is None:
                 return Result(None)
@@ -154,16 +158,18 @@ class TableSession:
             return self.reject(rejection, now)
         except Exception:  # noqa: BLE001 - a bug must cost one move, never the game
             log.exception("internal error while handling %r", event)
-            return self.reject(Rejection(
-                "internal-error", "Something went wrong inside tabletap, so this move does not "
-                "count. Try it again; the log says what happened."), now)
+            # TRANSLATORS: refusal when the table's program failed on a move (a bug)
+            return self.reject(Rejection("internal-error", msg(
+                "Something went wrong inside the table, so this move does not count. Try it "
+                "again.")), now)
         try:
             self.journal.append(self.actions + 1, *entries)
         except OSError as exc:
             log.error("cannot write the journal %s: %s", self.journal.path, exc)
-            return self.reject(Rejection(
-                "journal-error", f"tabletap could not save this move ({exc.strerror or exc}), "
-                "so it does not count. Check the SD card, then try again."), now)
+            # TRANSLATORS: refusal when the memory card could not be written
+            return self.reject(Rejection("journal-error", msg(
+                "The table could not save this move, so it does not count. Check the memory "
+                "card, then try again.")), now)
         self.undos = 0
         for i, (before, entry, evs, drew) in enumerate(played, start=self.actions + 1):
             self.history.append(Played(i, entry, before, evs))
@@ -190,9 +196,10 @@ class TableSession:
         input."""
         match decision:
             case Wait(text, lights, seats):
-                if seats is not None:
+                if seats:
                     self.show_seats(list(seats))
                     self.notices.publish(Changed("setup"))
+                    text = sentences(text, self.seat_sentence(list(seats)))
                 return self.waiting(text, now, lights=lights)
             case Reject(rejection):
                 return self.reject(rejection, now)
@@ -244,14 +251,18 @@ class TableSession:
             self.journal.start(header)
         except OSError as exc:
             log.error("cannot write the journal %s: %s", self.journal.path, exc)
-            return self.reject(Rejection(
-                "journal-error", f"tabletap could not save the new game ({exc.strerror or exc})."
-                " Check the SD card, then try again."), now)
+            # TRANSLATORS: refusal when the memory card could not be written
+            return self.reject(Rejection("journal-error", msg(
+                "The table could not save the new game. Check the memory card, then try "
+                "again.")), now)
         self.engine, self.table = engine, table  # no half-made gesture carries over
         self.header, self.state, self.actions = header, state, 0
         self.history, self._chance, self.undos = [], set(), 0
-        opening = (Event("new-game", f"A new game of {game_name(header.game)} begins: "
-                         f"{', '.join(header.players)}."),
+        # TRANSLATORS: said when a game starts; game is its title, players the names in seat
+        # order
+        begins = msg("A new game of %(game)s begins: %(players)s.",
+                     game=title_said(header.game), players=", ".join(header.players))
+        opening = (Event("new-game", begins),
                    *getattr(self.engine, "opening_events", lambda _s: ())(state))
         for ev in opening:
             self.tell(ev.said)
@@ -264,16 +275,18 @@ class TableSession:
     def abandon(self, now: float) -> Result:
         """Give up the game under way: journaled, archived, said aloud, never silent."""
         if not self.playing or self.header is None:
-            return self.reject(Rejection("no-game", "No game is under way, so there is "
-                                         "nothing to abandon."), now)
+            # TRANSLATORS: refusal of the abandon gesture with no game under way
+            return self.reject(Rejection("no-game", msg(
+                "No game is under way, so there is nothing to abandon.")), now)
         try:
             self.journal.append_abandoned()
             archived = self.journal.archive()
         except OSError as exc:
             log.error("cannot archive the journal %s: %s", self.journal.path, exc)
-            return self.reject(Rejection(
-                "journal-error", f"tabletap could not archive the game ({exc.strerror or exc}),"
-                " so it goes on. Check the SD card, then try again."), now)
+            # TRANSLATORS: refusal of the abandon when the memory card could not be written
+            return self.reject(Rejection("journal-error", msg(
+                "The table could not put the game away, so it goes on. Check the memory card, "
+                "then try again.")), now)
         game = self.header.game
         log.warning("the %s game of %s was abandoned after %d actions; archived as %s", game,
                     ", ".join(self.header.players), self.actions, archived)
@@ -282,8 +295,9 @@ class TableSession:
         self._relock_at = None
         self._chest(False)
         self._feedback_until = None
-        text = (f"The game of {game_name(game)} is abandoned; it is kept in the archive. "
-                "Tap a game card to set up the next one.")
+        # TRANSLATORS: said when a game is abandoned; game is its title
+        text = msg("The game of %(game)s is abandoned; it is kept in the archive. Tap a game "
+                   "card to set up the next one.", game=title_said(game))
         self.tell(text)
         self._light("idle")
         return self._answered(Result(True, events=(Event("abandoned", text),)))
@@ -292,67 +306,75 @@ class TableSession:
         """Take back the last live action of the current turn, journaled before the table is
         told; a roll (or any chance) and the action that began this turn stay."""
         if not self.playing:
-            why = "the game is over" if self.state is not None else "no game is under way"
-            return self.reject(Rejection("nothing-to-undo", f"Nothing to take back: {why}."),
-                               now)
+            # TRANSLATORS: refusal of undo after the game ended
+            over = msg("Nothing to take back: the game is over.")
+            # TRANSLATORS: refusal of undo with no game under way
+            none = msg("Nothing to take back: no game is under way.")
+            return self.reject(Rejection("nothing-to-undo", over if self.state is not None
+                                         else none), now)
         assert self.engine is not None and self.header is not None
         if self._gesture_pending():
             # a half-made play (a projectile waiting for its target) is what the family wants
             # back: cancel it and take back nothing that was accepted
             self.table = type(self.table)()
-            cancelled = self.waiting("The half-made play is cancelled; nothing else is taken "
-                                     "back.", now, lights=None)
+            # TRANSLATORS: undo while a play was half made (a projectile waiting for its target)
+            cancelled = self.waiting(msg("The half-made play is cancelled; nothing else is "
+                                         "taken back."), now, lights=None)
             self._show("accepted", None, now, hold=True)  # then back to whose turn it is
             return cancelled
         if not self.history:
-            return self.reject(Rejection("nothing-to-undo", "Nothing has been played yet."),
+            # TRANSLATORS: refusal of undo before the first move
+            return self.reject(Rejection("nothing-to-undo", msg("Nothing has been played yet.")),
                                now)
         # Undo goes back over moves: table checks (a new line's domino tapped) after the last
         # move go with it, since nobody calls them a move (controller.table.takeback).
         game = self.header.game
         checks = checks_after_last_move(game, [p.action for p in self.history])
         if checks == len(self.history):
-            return self.reject(Rejection(
-                "nothing-to-undo", "Nothing to take back yet: tapping what the box gave is not "
-                "a move."), now)
+            # TRANSLATORS: refusal of undo when only pieces the box dealt were tapped since
+            return self.reject(Rejection("nothing-to-undo", msg(
+                "Nothing to take back yet: tapping what the box gave is not a move.")), now)
         undone = self.history[len(self.history) - checks - 1:]
         last = undone[0]
-        why = next((chance_reason(p.action) or (
-            "chance stays as it came" if p.number in self._chance else None)
-            for p in undone if chance_reason(p.action) or p.number in self._chance), None)
-        if why:
-            return self.reject(Rejection("undo-chance", f"That cannot be taken back: {why}."),
-                               now)
+        why = next((chance_reason(p.action, p.number in self._chance) for p in undone
+                    if chance_reason(p.action, p.number in self._chance)), None)
+        if why is not None:
+            return self.reject(Rejection("undo-chance", why), now)
         # The turn being corrected is the one the last action belongs to: the action that
         # handed the turn on (a key tried, say) may be taken back at once, but undo
         # never walks back over a handover into an earlier turn.
         owner = self.engine.current_player(last.before)
         handed_over = owner != self.engine.current_player(self.state)
         if handed_over and self.undos:
-            return self.reject(Rejection(
-                "undo-turn", f"That was in {owner}'s turn, which is over: undo goes back only "
-                f"to the start of {self.engine.current_player(self.state)}'s turn."), now)
+            # TRANSLATORS: refusal of a second undo across a turn; owner and player are names
+            return self.reject(Rejection("undo-turn", msg(
+                "That was in %(owner)s's turn, which is over: undo goes back only to the start "
+                "of %(player)s's turn.", owner=owner,
+                player=self.engine.current_player(self.state))), now)
         for played in reversed(undone):  # the newest first, one journal entry each
             try:
                 self.journal.append_undo(played.number)
             except OSError as exc:
                 log.error("cannot write the journal %s: %s", self.journal.path, exc)
-                return self.reject(Rejection(
-                    "journal-error", f"tabletap could not save the undo ({exc.strerror or exc}),"
-                    " so the move is not taken back. Check the SD card, then try again."), now)
+                # TRANSLATORS: refusal of undo when the memory card could not be written
+                return self.reject(Rejection("journal-error", msg(
+                    "The table could not save the undo, so the move is not taken back. Check "
+                    "the memory card, then try again.")), now)
             self.history.pop()
             self.undos += 1
             self._chance.discard(played.number)
             self.state, self.actions = played.before, self.actions - 1
         self.table = type(self.table)() if self.table is not None else None
-        text = " ".join(filter(None, (
-            undid(game, owner, last.action), put_back(game, last.action, last.before),
-            checks_sentence(game, [p.action for p in undone[1:]]))))
+        parts = [undid(game, owner, last.action), put_back(game, last.action, last.before),
+                 checks_sentence(game, [p.action for p in undone[1:]])]
         if handed_over:
-            text += f" It is {owner}'s turn again."
+            # TRANSLATORS: the end of an undo's sentence; player is a name
+            parts.append(msg("It is %(player)s's turn again.", player=owner))
         if any(ev.kind == "chest-open" for ev in last.events) and self.outputs.chest.is_open:
-            text += " The chest locks again."
+            # TRANSLATORS: the end of an undo's sentence, when the chest had opened
+            parts.append(msg("The chest locks again."))
             self._lock(now)
+        text = sentences(*parts)
         self.tell(text)
         self._show("accepted", None, now, hold=True)
         return self._answered(Result(True, events=(Event("undo", text, {"undid": last.action}),)))
@@ -362,7 +384,8 @@ class TableSession:
         anything but the scenario's forced chance outcomes."""
         if self.table is None or not is_dataclass(self.table):
             return False
-        return replace(self.table, forced={}) != type(self.table)()
+        return replace(self.table, forced={}) != replace(type(self.table)(),
+                                                        title=self.table.title)
 
     def timers_idle(self) -> bool:
         """Whether nothing here waits on a timer (a relock, the lights' feedback, a resting
@@ -421,6 +444,14 @@ class TableSession:
         seat = len(seats) - 1
         self._light("turn", self.seat_colour(seats[seat], seat), len(seats))
 
+    def seat_sentence(self, seats: list[str]) -> Sentence:
+        """Which colour the player who sat last has, so each child knows their light."""
+        seat = len(seats) - 1
+        colour = colour_said(self.seat_colour(seats[seat], seat))
+        # TRANSLATORS: said at set-up after a player sits; player is a name, colour the colour
+        # of their light (a "light colour" message)
+        return msg("%(player)s is %(colour)s.", player=seats[seat], colour=colour)
+
     def seat_colour(self, player: str, seat: int) -> str:
         colours = self.config.lights.seat_colours
         return player_colour(player, seat) if not colours else colours[seat % len(colours)]
@@ -438,14 +469,16 @@ class TableSession:
     def input(self, event: InputEvent, now: float) -> None:
         """Inputs the session itself answers (the lid switch), not the game."""
         if event.kind == "lid-closed" and self.outputs.chest.is_open:
-            self.tell("The lid is closed: the chest locks.")
+            # TRANSLATORS: said when the chest's lid is shut while it was open
+            self.tell(msg("The lid is closed: the chest locks."))
             self._lock()
 
     # -- time ---------------------------------------------------------------------------------
 
     def tick(self, now: float) -> None:
         if self._relock_at is not None and now >= self._relock_at:
-            self.tell("The chest locks again.")
+            # TRANSLATORS: said when the open chest locks by itself after a while
+            self.tell(msg("The chest locks again."))
             self._lock(now)
         expired = self.table.expire(now) if self.table is not None else None
         if expired is not None:

@@ -27,8 +27,10 @@ from typing import Any
 
 from tabletap.controller.games import registry
 from tabletap.controller.games.base import ButtonPressed, PieceLifted, PiecePlaced, TableInput
+from tabletap.controller.language.messages import msg, msg_n
+from tabletap.controller.language.said import Said
 from tabletap.controller.rules.base import Rejection
-from tabletap.controller.spoken.words import game_name, piece_words
+from tabletap.controller.spoken.words import piece_said
 
 GAME_CARD = re.compile(r"^game/([a-z0-9]+(?:-[a-z0-9]+)*)$")
 ABANDON_WINDOW = 10.0  # seconds between the steps of the abandon and undo gestures
@@ -40,7 +42,6 @@ START_BUTTON = "end-turn"  # held: start the game
 JOIN_BUTTON = "roll"  # pressed: seat the next player, in games without personal pieces
 
 SeatRule = Callable[[str], str | None]
-HOW_TO_JOIN_DEFAULT = "each player taps one of their pieces"
 
 
 def game_card(piece: str) -> str | None:
@@ -60,9 +61,17 @@ def seat_rule(game: str) -> SeatRule | None:
     return registry.game(game).seating.seat_of
 
 
-def how_to_join(game: str) -> str:
+def how_to_join(game: str) -> Said:
+    """How players join `game`, a sentence of the game's own catalog (its spec's seating)."""
     spec = registry.find(game)
-    return spec.seating.how if spec is not None else HOW_TO_JOIN_DEFAULT
+    if spec is not None:
+        return Said(spec.name, spec.seating.how)
+    # TRANSLATORS: how players join a game the table knows no seating sentence for
+    return msg("each player taps one of their pieces")
+
+
+def title(game: str) -> Said:
+    return registry.title_said(game)
 
 
 @dataclass(frozen=True)
@@ -82,9 +91,10 @@ class Table:
 
 @dataclass(frozen=True)
 class Wait:
-    """Say `text` and show `lights` (None: leave them); with `seats`, count them first."""
+    """Say `text` and show `lights` (None: leave them); with `seats`, count them first (and
+    the session says the colour of the player who sat last)."""
 
-    text: str
+    text: str | Said
     lights: str | None = "pending"
     seats: tuple[str, ...] | None = None
 
@@ -123,7 +133,9 @@ class Abandon:
 class GoOn:
     """The family changed their mind: say so, and let the game have the input."""
 
-    text: str = "The game goes on."
+    # TRANSLATORS: said when the family started the undo or abandon gesture and then did
+    # something else: the game continues
+    text: Said = field(default_factory=lambda: msg("The game goes on."))
 
 
 Decision = Wait | Reject | Quiet | Start | Undo | Abandon | GoOn
@@ -164,8 +176,9 @@ class TableSetup:
             if table.finished:
                 return None  # a finished game: the session answers (new game, lifts)
             if isinstance(event, PiecePlaced):
-                return Reject(Rejection("no-game", "No game is under way: tap a game card "
-                                        "first."))
+                # TRANSLATORS: refusal when a piece is tapped with no game set up
+                return Reject(Rejection("no-game", msg(
+                    "No game is under way: tap a game card first.")))
             return Quiet()
         return self._seating(table, event)
 
@@ -177,16 +190,20 @@ class TableSetup:
             return Abandon(self.open(card))
         if card is not None:
             self.abandon_step, self.abandon_since = 1, now
-            return Wait(
-                f"A game of {game_name(current)} is under way. To take back the last move, "
-                "press the roll button. To abandon the game, hold the end-turn button, then tap "
-                "a game card again.")
+            # TRANSLATORS: a game card tapped during a game; game is the game's title. "roll"
+            # and "end-turn" are the table's two buttons
+            return Wait(msg(
+                "A game of %(game)s is under way. To take back the last move, press the roll "
+                "button. To abandon the game, hold the end-turn button, then tap a game card "
+                "again.", game=title(current)))
         if self.abandon_step == 1 and event == ButtonPressed(UNDO_BUTTON, long=False):
             self.abandon_step = 0
             return Undo()
         if self.abandon_step == 1 and event == ButtonPressed(START_BUTTON, long=True):
             self.abandon_step, self.abandon_since = 2, now
-            return Wait(f"Tap a game card now to abandon this game of {game_name(current)}.")
+            # TRANSLATORS: the second step of abandoning a game; game is its title
+            return Wait(msg("Tap a game card now to abandon this game of %(game)s.",
+                            game=title(current)))
         if self.abandon_step and not isinstance(event, PieceLifted):
             self.abandon_step = 0  # anything else: the family changed their mind
             return GoOn()
@@ -197,11 +214,14 @@ class TableSetup:
     def open(self, game: str) -> Wait | Reject:
         """A game card was tapped with no game under way: begin (or restart) its set-up."""
         if registry.find(game) is None:
-            return Reject(Rejection(
-                "unknown-game", f"This card names {game}, a game tabletap does not know."))
+            # TRANSLATORS: refusal of a game card for a game not installed on this table
+            return Reject(Rejection("unknown-game", msg(
+                "This card is for a game this table does not know yet.")))
         self.game, self.seats, self.abandon_step = game, [], 0  # again: seats anew
-        return Wait(f"Setting up {game_name(game)}: {how_to_join(game)}. Then hold the "
-                    "end-turn button to start.", lights="idle")
+        # TRANSLATORS: a game card tapped to set up a game; game is its title, how is the
+        # game's own sentence saying how players join ("each player taps one of their kings")
+        return Wait(msg("Setting up %(game)s: %(how)s. Then hold the end-turn button to start.",
+                        game=title(game), how=how_to_join(game)), lights="idle")
 
     def _seating(self, table: Table, event: TableInput) -> Decision:
         assert self.game is not None
@@ -220,29 +240,40 @@ class TableSetup:
         rule = seat_rule(self.game)
         player = rule(event.piece) if rule else None
         if player is None:
-            return Reject(Rejection(
-                "not-a-seat", f"{piece_words(event.piece)} does not seat anyone in "
-                f"{game_name(self.game)}: {how_to_join(self.game)}."))
+            # TRANSLATORS: refusal at set-up of a piece that seats nobody; piece is the piece
+            # in words, game the game's title, how the game's sentence saying how players join
+            return Reject(Rejection("not-a-seat", msg(
+                "%(piece)s does not seat anyone in %(game)s: %(how)s.",
+                piece=piece_said(event.piece), game=title(self.game),
+                how=how_to_join(self.game))))
         return self._join(table, player)
 
     def _join(self, table: Table, player: str) -> Decision:
         assert self.game is not None
         if player in self.seats:
-            return Reject(Rejection(
-                "already-seated", f"{player} has already joined, in seat "
-                f"{self.seats.index(player) + 1}."))
+            # TRANSLATORS: refusal at set-up; player is a name, seat the seat's number
+            return Reject(Rejection("already-seated", msg(
+                "%(player)s has already joined, in seat %(seat)s.", player=player,
+                seat=self.seats.index(player) + 1)))
         most = max_players(self.game, table.options_for(self.game))
         if most is not None and len(self.seats) >= most:
-            return Reject(Rejection(
-                "table-full", f"{game_name(self.game)} seats at most {most} players. Hold the "
-                "end-turn button to start, or tap the game card again to seat everyone anew."))
+            # TRANSLATORS: refusal at set-up when every seat is taken; game is the game's
+            # title, n the most players it seats
+            return Reject(Rejection("table-full", msg_n(
+                "%(game)s seats at most %(n)s player. Hold the end-turn button to start, or "
+                "tap the game card again to seat everyone anew.",
+                "%(game)s seats at most %(n)s players. Hold the end-turn button to start, or "
+                "tap the game card again to seat everyone anew.", most, game=title(self.game))))
         self.seats.append(player)
-        return Wait(f"{player} joins, in seat {len(self.seats)}.", lights=None,
-                    seats=tuple(self.seats))
+        # TRANSLATORS: said at set-up when a player sits; player is a name, seat its number
+        return Wait(msg("%(player)s joins, in seat %(seat)s.", player=player,
+                        seat=len(self.seats)), lights=None, seats=tuple(self.seats))
 
     def _start(self) -> Decision:
         assert self.game is not None
         if not self.seats:
-            return Reject(Rejection("no-players", "Nobody has joined yet: "
-                                    f"{how_to_join(self.game)}."))
+            # TRANSLATORS: refusal of the start with no player seated; how is the game's
+            # sentence saying how players join
+            return Reject(Rejection("no-players", msg(
+                "Nobody has joined yet: %(how)s.", how=how_to_join(self.game))))
         return Start(self.game, tuple(self.seats))

@@ -14,33 +14,68 @@ from __future__ import annotations
 from typing import Any
 
 from tabletap.controller.games import registry
+from tabletap.controller.language.messages import msg
+from tabletap.controller.language.said import Said, plain
 
 JSON = dict[str, Any]
-CHANCE_KINDS = {"roll": "a roll stays as rolled", "reveal": "a treasure turned face up stays "
-                "face up"}
+Part = Said | str | None  # a sentence a game gave: a message, English (older games), or none
 
 
 def kind(action: JSON) -> str:
     return str(action.get("type") or action.get("action") or "")
 
 
-def chance_reason(action: JSON) -> str | None:
-    """Why `action` can never be undone (it drew chance), or None."""
-    return CHANCE_KINDS.get(kind(action))
+def chance_reason(action: JSON, drew: bool = False) -> Said | None:
+    """Why `action` can never be undone (it drew chance, or the engine says it `drew`), as the
+    refusal's whole sentence; None when it may be."""
+    match kind(action):
+        case "roll":
+            # TRANSLATORS: refusal of undo: digital dice were rolled
+            return msg("That cannot be taken back: a roll stays as rolled.")
+        case "reveal":
+            # TRANSLATORS: refusal of undo: a treasure was turned face up
+            return msg("That cannot be taken back: a treasure turned face up stays face up.")
+    if drew:
+        # TRANSLATORS: refusal of undo: the move drew chance (a card, a die)
+        return msg("That cannot be taken back: chance stays as it came.")
+    return None
 
 
-GENERIC = "Put back on the table what that move changed."
+# TRANSLATORS: said after an undo when the game does not say what to put back
+GENERIC = msg("Put back on the table what that move changed.")
 
 
-def put_back(game: str, action: JSON, before: Any = None) -> str:
+def said(part: Part) -> Said | None:
+    """A game's sentence as a message: a Said as it is, English as a plain string (the language
+    checks then name it), nothing for "" or None."""
+    if isinstance(part, Said):
+        return part
+    return plain(part) if part else None
+
+
+def sentences(*parts: Part) -> Said:
+    """Whole sentences said one after the other (never pieces of one sentence)."""
+    kept = [p for p in (said(part) for part in parts) if p is not None]
+    if not kept:
+        return plain("")
+    out = kept[-1]
+    for first in reversed(kept[:-1]):
+        # TRANSLATORS: two whole sentences said one after the other; keep the order, change
+        # only the space between them if your language separates sentences otherwise
+        out = msg("%(first)s %(then)s", first=first, then=out)
+    return out
+
+
+def put_back(game: str, action: JSON, before: Any = None) -> Said | None:
     """The sentence that tells the family how to restore the table after undoing `action`
     (played on the state `before`): the game's own `put_back` (controller.games.spec), or a
-    plain sentence where it has none for an action shape (a journal from a newer version)."""
+    plain sentence where it has none for an action shape (a journal from a newer version);
+    None when nothing on the table moved."""
     spec = registry.find(game)
     if spec is None:
         return GENERIC
     try:
-        return spec.put_back(action, before)
+        return said(spec.put_back(action, before))
     except (KeyError, TypeError, ValueError):  # an action shape the game does not know
         return GENERIC
 
@@ -63,27 +98,34 @@ def checks_after_last_move(game: str, actions: list[JSON]) -> int:
     return count
 
 
-def checks_sentence(game: str, actions: list[JSON]) -> str:
-    """What the family does about the table checks taken back with a move."""
+def checks_sentence(game: str, actions: list[JSON]) -> Said | None:
+    """What the family does about the table checks taken back with a move: each of the game's
+    `table_checks` sentences, each a whole sentence of its catalog (an English fragment of a
+    game not yet translated is capitalised and ended with a full stop here)."""
     spec = registry.find(game)
     if spec is None:
-        return ""
-    said = {spec.table_checks[kind(a)] for a in actions if kind(a) in spec.table_checks}
-    return " ".join(f"{s[0].upper()}{s[1:]}." for s in sorted(said))
+        return None
+    found = {spec.table_checks[kind(a)] for a in actions if kind(a) in spec.table_checks}
+    parts = [s if isinstance(s, Said) else plain(f"{s[0].upper()}{s[1:]}.") for s in found]
+    return sentences(*sorted(parts, key=lambda p: p.msgid)) if parts else None
 
 
-def move_name(game: str, action: JSON) -> str:
+def move_name(game: str, action: JSON) -> Said:
     """A move as a person names it ("claim of domino 13"): the game's own `move_name`, or
     "move" where it has none for an action shape."""
     spec = registry.find(game)
-    if spec is None or spec.move_name is None:
-        return "move"
-    try:
-        return spec.move_name(action) or "move"
-    except (KeyError, TypeError, ValueError):
-        return "move"
+    named: Part = None
+    if spec is not None and spec.move_name is not None:
+        try:
+            named = spec.move_name(action)
+        except (KeyError, TypeError, ValueError):
+            named = None
+    # TRANSLATORS: a move named in an undo's sentence when the game gives no better name
+    return said(named) or msg("move")
 
 
-def undid(game: str, owner: str, action: JSON) -> str:
+def undid(game: str, owner: str, action: JSON) -> Said:
     """The first words of an undo's sentence: which move, whose."""
-    return f"Taken back: {owner}'s {move_name(game, action)}."
+    # TRANSLATORS: the start of an undo's sentence; player is a name, move the move's name
+    # (a message of the game's: "claim of domino 13", "try of the purple key 1")
+    return msg("Taken back: %(player)s's %(move)s.", player=owner, move=move_name(game, action))

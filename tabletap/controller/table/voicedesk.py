@@ -17,6 +17,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tabletap.controller.language.messages import msg
+from tabletap.controller.language.said import Said
+from tabletap.controller.language.words import Words
 from tabletap.controller.spoken import volume
 from tabletap.controller.spoken.speaker import Speaker
 
@@ -25,7 +28,8 @@ log = logging.getLogger("tabletap.voice")
 CHANGES = ("louder", "quieter", "mute", "unmute", "repeat")
 CARDS = ("louder", "quieter", "mute", "repeat")
 VOICE_PIECE = re.compile(r"^voice/(louder|quieter|mute|repeat)$")
-NOTHING_YET = "Nothing has been said yet."
+# TRANSLATORS: the "say that again" card tapped before the table said anything
+NOTHING_YET = msg("Nothing has been said yet.")
 
 Wall = Callable[[], datetime.time]
 
@@ -41,8 +45,10 @@ def _wall() -> datetime.time:
 class VoiceDesk:
     """The level the family chose, what bedtime makes of it, and the answers to a change."""
 
-    def __init__(self, state_dir: str | Path, config: Any, wall: Wall = _wall) -> None:
+    def __init__(self, state_dir: str | Path, config: Any, wall: Wall = _wall,
+                 words: Words | None = None) -> None:
         self.state_dir = state_dir
+        self.words = words or Words()  # the table's language: the answers are said in it
         self.quiet = config.quiet
         self.wall = wall
         self.level = volume.load(state_dir, config.volume)
@@ -83,7 +89,9 @@ class VoiceDesk:
         elif what == "quieter":
             self.level = before.quieter()
         elif what == "mute":
-            speaker.say_only("The voice is off. Tap the mute card again to hear it.")
+            # TRANSLATORS: said (the last thing before silence) when the mute card is tapped
+            speaker.say_only(self.words(msg("The voice is off. Tap the mute card again to "
+                                            "hear it.")))
             self.level = before.mute(True)
         elif what == "unmute":
             self.level = before.mute(False)
@@ -97,22 +105,40 @@ class VoiceDesk:
         return said
 
     def answer(self, what: str) -> str:
+        """The answer to a change, in the table's language: whole sentences, one after the
+        other."""
+        return " ".join(self.words(s) for s in self._answer(what))
+
+    def _answer(self, what: str) -> list[Said]:
         steps, most = self.level.steps(), volume.HIGHEST // volume.STEP
         if what == "mute":
-            return "The voice is off."
-        capped = " It is bedtime, so the voice stays low." if self.bedtime() and \
-            self.level.volume > self.quiet.volume else ""
+            # TRANSLATORS: shown on the phone page when the voice was turned off
+            return [msg("The voice is off.")]
+        out = []
         if what == "unmute":
-            return f"The voice is on again, at {steps} of {most}.{capped}"
-        word = "Louder" if what == "louder" else "Quieter"
-        edge = " That is the loudest." if steps == most and what == "louder" else \
-            " That is the quietest." if self.level.volume == volume.LOWEST and \
-            what == "quieter" else ""
-        return f"{word}: {steps} of {most}.{edge}{capped}"
+            # TRANSLATORS: the voice turned on again; steps is its level, most the highest
+            out.append(msg("The voice is on again, at %(steps)s of %(most)s.", steps=steps,
+                           most=most))
+        elif what == "louder":
+            # TRANSLATORS: the voice made louder; steps is its level, most the highest
+            out.append(msg("Louder: %(steps)s of %(most)s.", steps=steps, most=most))
+            if steps == most:
+                # TRANSLATORS: after "Louder": the voice is at its highest level
+                out.append(msg("That is the loudest."))
+        else:
+            # TRANSLATORS: the voice made quieter; steps is its level, most the highest
+            out.append(msg("Quieter: %(steps)s of %(most)s.", steps=steps, most=most))
+            if self.level.volume == volume.LOWEST:
+                # TRANSLATORS: after "Quieter": the voice is at its lowest level
+                out.append(msg("That is the quietest."))
+        if self.bedtime() and self.level.volume > self.quiet.volume:
+            # TRANSLATORS: after a change of the voice, in the evening's quiet hours
+            out.append(msg("It is bedtime, so the voice stays low."))
+        return out
 
     def repeat(self, speaker: Speaker) -> str:
         """The last sentence of the game said again (even when muted, the page shows it)."""
-        last = speaker.said[-1] if speaker.said else NOTHING_YET
+        last = speaker.said[-1] if speaker.said else self.words(NOTHING_YET)
         speaker.say_only(last)
         self.repeated.append(last)
         return last

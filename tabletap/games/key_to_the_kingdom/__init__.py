@@ -20,24 +20,24 @@ from tabletap.controller.games.spec import (
     later,
     value_of,
 )
-from tabletap.games.key_to_the_kingdom import pieces, selfplay, takeback
+from tabletap.games.key_to_the_kingdom import pieces, selfplay, takeback, words
 
 MIN_HEROES, MAX_HEROES = 2, 5  # rules/setup.py checks the same range
 
 
 GAME = GameSpec(
     name="key-to-the-kingdom",
-    title="Key to the Kingdom",
+    title=words.TITLE.msgid,
     piece_prefix="kttk",
     players=Players(MIN_HEROES, MAX_HEROES),
     options=(
-        Option("dice", "digital", "The dice: the table rolls them, or you roll real dice and "
-               "enter them.", ("digital", "physical"), ("the table rolls", "real dice")),
-        Option("digital_events", False, "The table draws the event cards instead of the deck.",
-               (False, True)),
-        Option("pack", "default", "The content pack: a shipped pack's name or a folder."),
+        Option("dice", "digital", words.DICE.msgid, ("digital", "physical"),
+               (words.DICE_DIGITAL.msgid, words.DICE_PHYSICAL.msgid)),
+        Option("digital_events", False, words.DIGITAL_EVENTS.msgid, (False, True),
+               words.NO_YES),
+        Option("pack", "default", words.PACK.msgid),
     ),
-    seating=Seating("each player taps their hero", pieces.seat_of),
+    seating=Seating(words.SEATING.msgid, pieces.seat_of),
     engine=value_of("tabletap.games.key_to_the_kingdom.rules:ENGINE"),
     table=later("tabletap.games.key_to_the_kingdom.table:KttkTable"),
     pieces=pieces.pieces,
@@ -45,7 +45,7 @@ GAME = GameSpec(
     piece_words=pieces.words,
     page=Page("view.js", style="view.css",
               extras=later("tabletap.games.key_to_the_kingdom.page:extras"),
-              hint="heroes, e.g. knight, wizard"),
+              hint=words.HINT.msgid),
     selfplay=SelfPlay(
         seats=selfplay.seats,
         policies={"random": selfplay.uniform, "greedy": selfplay.purposeful},

@@ -39,8 +39,9 @@ from tabletap.controller.games.base import (
     PiecePlaced,
     TableInput,
 )
+from tabletap.controller.language.said import ListOf
 from tabletap.controller.rules.base import Rejection
-from tabletap.games.key_to_the_kingdom.rules import ENGINE, KttkEngine, KttkState
+from tabletap.games.key_to_the_kingdom.rules import ENGINE, KttkEngine, KttkState, named
 from tabletap.games.key_to_the_kingdom.rules.actions import (
     Assign,
     Castle,
@@ -59,7 +60,7 @@ from tabletap.games.key_to_the_kingdom.rules.actions import (
     TakeMagic,
     Use,
 )
-from tabletap.games.key_to_the_kingdom.rules.play import Play, words
+from tabletap.games.key_to_the_kingdom.rules.play import Play, not_yours, waiting_for, words
 from tabletap.games.key_to_the_kingdom.rules.state import (
     COMPANION_PREFIX,
     MAGIC_PREFIX,
@@ -70,6 +71,7 @@ from tabletap.games.key_to_the_kingdom.rules.state import (
     Purpose,
     StepAsk,
 )
+from tabletap.games.key_to_the_kingdom.words import msg, msg_n, msg_p
 
 # one named group per kind of piece, holding the id the engine uses (`knight/sword`, `red/1`);
 # the Demon die has no id and no group
@@ -79,7 +81,6 @@ PIECE = re.compile(
     r"|companion/(?P<companion>[a-z0-9-]+)|demon-die)$"
 )
 END_TURN, ROLL = "end-turn", "roll"
-_SPACE_ID = re.compile(r"\b[a-z]+(\d+)\b")  # what a space id looks like: v11, court3
 GESTURE_TIMEOUT = 10.0  # seconds a two-tap gesture (knife, beans, Demon die) waits
 
 
@@ -99,23 +100,6 @@ class KttkTable(GameTable):
 
     def piece_prefix(self) -> str:
         return "kttk"
-
-    def said(self, state: Any, text: str) -> str:
-        """Space ids said by their land ("v11" -> "village space 11"): the pack's ids are short
-        for the console and the page, but a voice spelling "v eleven" tells a child nothing."""
-        if not isinstance(state, KttkState):
-            return text
-        pack = state.pack
-
-        def name(m: re.Match[str]) -> str:
-            space = pack.spaces.get(m.group(0))
-            if space is None:
-                return m.group(0)
-            in_land = pack.lands.get(space.land, ())  # the courtyard is no land: its own number
-            number = in_land.index(space.id) + 1 if space.id in in_land else int(m.group(1))
-            return f"{space.land.replace('-', ' ')} space {number}"
-
-        return _SPACE_ID.sub(name, text)
 
     def seat_of(self, piece: str) -> str | None:
         """Set-up by game card: a hero figure tapped seats that hero (the player is the hero)."""
@@ -148,11 +132,24 @@ class KttkTable(GameTable):
     def expire(self, now: float) -> Rejection | None:
         if self.waiting is None or now - self.since < self.timeout:
             return None
-        what = {"knife": "the Knife's target", "beans": "the item the Coffee Beans refresh",
-                "demon-die": "the hero who receives the Demon die"}[self.waiting]
+        seconds = round(self.timeout)
+        if self.waiting == "knife":
+            # TRANSLATORS: a two-tap gesture ran out of time; n is a number of seconds
+            said = msg_n("No tap came for the Knife's target within 1 second; tap again to "
+                         "start over.", "No tap came for the Knife's target within %(n)s "
+                         "seconds; tap again to start over.", seconds)
+        elif self.waiting == "beans":
+            # TRANSLATORS: as above, for the item the Coffee Beans refresh
+            said = msg_n("No tap came for the item the Coffee Beans refresh within 1 second; "
+                         "tap again to start over.", "No tap came for the item the Coffee Beans "
+                         "refresh within %(n)s seconds; tap again to start over.", seconds)
+        else:
+            # TRANSLATORS: as above, for the hero who receives the Demon die
+            said = msg_n("No tap came for the hero who receives the Demon die within 1 second; "
+                         "tap again to start over.", "No tap came for the hero who receives the "
+                         "Demon die within %(n)s seconds; tap again to start over.", seconds)
         self._forget()
-        return Rejection("gesture-timeout", f"No tap came for {what} within "
-                         f"{self.timeout:g} seconds; tap again to start over.")
+        return Rejection("gesture-timeout", said)
 
     def accepted(self, action: Any) -> None:
         if isinstance(action, Roll):
@@ -205,31 +202,45 @@ class KttkTable(GameTable):
             reach = self.engine.destinations(state)
             if len(reach) <= 1:
                 return Move(reach[0] if reach else state.positions[state.current])
-            return self._cycle(state, reach, "landing space")
+            return self._cycle(state, reach, courtyard=False)
         if phase == Phase.ROLL:
             return Resolve()
         if phase == Phase.COURTYARD:
-            return self._cycle(state, Play(state).free_courtyard(), "courtyard space")
+            return self._cycle(state, Play(state).free_courtyard(), courtyard=True)
         if phase == Phase.REFRESH:
             items = tuple(self.picked)
             self._forget()
             return Refresh(items)
         if phase == Phase.TURN:
-            raise Rejection("roll-or-nap", f"{state.current}: press roll to move, or hold "
-                            "end-turn for a heroic nap.")
+            # TRANSLATORS: refused: end-turn pressed at the start of a turn; hero is the hero
+            raise Rejection("roll-or-nap", msg("%(hero)s: press roll to move, or hold end-turn "
+                                               "for a heroic nap.", hero=self._name(state)))
         # an adventure step not rolled yet, a card to draw, a choice to tap: say what is awaited
-        raise Rejection("not-now", f"Not yet: now {self.engine.public_view(state)['waiting_for']}.")
+        # TRANSLATORS: refused: a button pressed too early; now is what the game waits for
+        raise Rejection("not-now", msg("Not yet: now %(now)s.", now=waiting_for(state.phase)))
 
-    def _cycle(self, state: KttkState, spaces: list[str], what: str) -> Pending:
+    @staticmethod
+    def _name(state: KttkState, name: str | None = None) -> Any:
+        return named.hero(state.pack, state.current if name is None else name)
+
+    def _cycle(self, state: KttkState, spaces: list[str], courtyard: bool) -> Pending:
         """'With several, the family picks ... by cycling with the buttons while the voice and
         lights name each choice.'"""
         if self.choices != spaces:
             self.choices, self.choice = list(spaces), -1
         self.choice = (self.choice + 1) % len(self.choices)
         space = self.choices[self.choice]
-        kind = describe(state, space)
-        return Pending(f"{what.capitalize()} {self.choice + 1} of {len(self.choices)}: "
-                       f"{space} ({kind}). Hold end-turn to go there, press it for the next.")
+        params = dict(n=self.choice + 1, count=len(self.choices),
+                      space=named.space(state.pack, space), kind=describe(state, space))
+        if courtyard:
+            # TRANSLATORS: the buttons step through the free courtyard spaces; n of count, space
+            # is the space, kind what it does ("refresh 2")
+            return Pending(msg("Courtyard space %(n)s of %(count)s: %(space)s, %(kind)s. Hold "
+                               "end-turn to go there, press it for the next.", **params))
+        # TRANSLATORS: the buttons step through the spaces a roll reaches; n of count, space is
+        # the space, kind what it does ("event", "adventure: fire mountain")
+        return Pending(msg("Landing space %(n)s of %(count)s: %(space)s, %(kind)s. Hold "
+                           "end-turn to go there, press it for the next.", **params))
 
     def _take_choice(self, state: KttkState) -> Any:
         space = self.choices[self.choice]
@@ -245,15 +256,19 @@ class KttkTable(GameTable):
         if len(tired) <= most:
             return Nap(tuple(tired))
         self.napping, self.picked = True, []
-        return Pending(f"{hero} naps: tap up to {most} items to refresh, then press end-turn.")
+        # TRANSLATORS: a heroic nap; hero is the hero, n the most items it refreshes
+        return Pending(msg_n("%(hero)s naps: tap up to 1 item to refresh, then press end-turn.",
+                             "%(hero)s naps: tap up to %(n)s items to refresh, then press "
+                             "end-turn.", most, hero=self._name(state, hero)))
 
     # -- taps -------------------------------------------------------------------------------------
 
     def _tap(self, state: KttkState, piece: str) -> Any:
         m = PIECE.match(piece)
         if not m:
-            raise Rejection("unknown-piece", f"{piece} is not one of the Key to the Kingdom "
-                            "pieces.")
+            # TRANSLATORS: refused: a tapped piece of this game's box that it does not know
+            raise Rejection("unknown-piece", msg("That piece is not one of the Key to the "
+                                                 "Kingdom pieces."))
         if m["item"]:
             return self._item(state, m["item"], piece)
         if m["magic"]:
@@ -267,15 +282,17 @@ class KttkTable(GameTable):
         if m["companion"]:
             n = state.pack.companions.get(m["companion"])
             if n is None:
-                raise Rejection("unknown-piece", f"{piece}: the pack has no companion "
-                                f"{m['companion']}.")
+                # TRANSLATORS: refused: a companion card this game's content does not have
+                raise Rejection("unknown-piece", msg("This game has no such companion card."))
             return self._card(state, n)
         # the Demon die
         if state.phase != Phase.DEMON_DIE:
-            raise Rejection("not-now", "The Demon die moves only when a hero lands on a Demon "
-                            "die space (or an effect says so).")
+            # TRANSLATORS: refused: the Demon die tapped when nothing gives it away
+            raise Rejection("not-now", msg("The Demon die moves only when a hero lands on a "
+                                           "Demon die space, or a card says so."))
         self.waiting = "demon-die"
-        return Pending("Tap the figure of the hero who receives the Demon die.")
+        # TRANSLATORS: the first tap of giving the Demon die away
+        return Pending(msg("Tap the figure of the hero who receives the Demon die."))
 
     def _hero(self, state: KttkState, hero: str) -> Any:
         if self.waiting == "demon-die":
@@ -284,8 +301,9 @@ class KttkTable(GameTable):
         if state.phase == Phase.SWEEP:
             return Sweep(hero)
         if state.phase == Phase.DEMON_DIE:
-            raise Rejection("tap-demon-die-first", "Tap the Demon die first, then the figure "
-                            "of the hero who receives it.")
+            # TRANSLATORS: refused: a figure tapped before the Demon die
+            raise Rejection("tap-demon-die-first", msg("Tap the Demon die first, then the "
+                                                       "figure of the hero who receives it."))
         return None  # figures are tagged for enrolment; a stray tap means nothing
 
     def _card(self, state: KttkState, n: int) -> Any:
@@ -294,16 +312,20 @@ class KttkTable(GameTable):
         hero = state.deciding
         if n in state.companions.get(hero, ()):
             if state.phase in (Phase.ADVENTURE, Phase.CASTLE):
-                return self._shortcut(state, state.pack.card(n).name, f"the "
-                                      f"{state.pack.card(n).name.replace('-', ' ')}")
+                return self._shortcut(state, state.pack.card(n).name,
+                                      named.companion(state.pack, n))
             if state.phase == Phase.ROLL:
                 return self._use(state, f"{COMPANION_PREFIX}{n}")
-        raise Rejection("not-now", f"Event card {n} means nothing now: now "
-                        f"{self.engine.public_view(state)['waiting_for']}.")
+        # TRANSLATORS: refused: card (its name) tapped when not wanted; now is what the game
+        # waits for
+        raise Rejection("not-now", msg("%(card)s means nothing now: now %(now)s.",
+                                       card=named.card(state.pack, n),
+                                       now=waiting_for(state.phase)))
 
     def _item(self, state: KttkState, item: str, piece: str) -> Any:
         if item not in state.items:
-            raise Rejection("unknown-piece", f"{piece} is not an item of this game's heroes.")
+            # TRANSLATORS: refused: an item of a hero nobody plays
+            raise Rejection("unknown-piece", msg("That is not an item of this game's heroes."))
         phase = state.phase
         if self.waiting == "knife" and self.held:
             knife, self.waiting, self.held = self.held, None, None
@@ -317,12 +339,14 @@ class KttkTable(GameTable):
             hero = state.ask_of(Ask).hero
             owner, exhausted = state.items[item]
             if owner != hero:
-                raise Rejection("not-yours", f"{words(item)} belongs to "
-                                f"{owner or 'the supply'}, not {hero}.")
+                raise Rejection("not-yours", not_yours(state.pack, item, owner, hero))
             if exhausted:
-                raise Rejection("exhausted", f"{words(item)} is exhausted: only an available "
-                                f"item lets {hero} in without rolling.")
-            return self._shortcut(state, state.item_kind(item), words(item))
+                # TRANSLATORS: refused: item is exhausted and cannot be a shortcut for hero
+                raise Rejection("exhausted", msg("%(item)s is exhausted: only an available item "
+                                                 "lets %(hero)s in without rolling.",
+                                                 item=words(state.pack, item),
+                                                 hero=self._name(state, hero)))
+            return self._shortcut(state, state.item_kind(item), words(state.pack, item))
         if self.napping:  # choosing the nap's items, in the courtyard too
             return self._pick(state, item, Nap)
         if phase == Phase.TURN and state.in_courtyard(state.current):
@@ -331,8 +355,10 @@ class KttkTable(GameTable):
             token = next((section[0] for section in state.castle if section), None)
             shown = state.pack.token(token).item if token else None
             if state.items[item] != (hero, False) or state.item_kind(item) != shown:
-                raise Rejection("no-shortcut", f"{words(item)} does not open the castle: press "
-                                "roll to enter it, or hold end-turn for a heroic nap.")
+                # TRANSLATORS: refused: item does not open the castle's first token
+                raise Rejection("no-shortcut", msg("%(item)s does not open the castle: press "
+                                                   "roll to enter it, or hold end-turn for a "
+                                                   "heroic nap.", item=words(state.pack, item)))
             return (Castle(), Shortcut())
         if phase == Phase.STEAL:
             return Steal(item)
@@ -342,10 +368,12 @@ class KttkTable(GameTable):
             return self._pick(state, item, Exhaust)
         if phase == Phase.REFRESH:
             return self._pick(state, item, Refresh)
-        raise Rejection("not-now", f"{words(item)} means nothing now: now "
-                        f"{self.engine.public_view(state)['waiting_for']}.")
+        # TRANSLATORS: refused: item tapped when not wanted; now is what the game waits for
+        raise Rejection("not-now", msg("%(item)s means nothing now: now %(now)s.",
+                                       item=words(state.pack, item),
+                                       now=waiting_for(state.phase)))
 
-    def _shortcut(self, state: KttkState, what: str, said: str) -> Any:
+    def _shortcut(self, state: KttkState, what: str, said: Any) -> Any:
         """'If the next space on the board shows an item that you have available, you may enter
         that space without rolling!' The tapped item (or companion) must be the one shown and
         the hero's own and available; the engine checks the rest."""
@@ -357,17 +385,25 @@ class KttkTable(GameTable):
             token = state.pack.token(state.ask_of(CastleAsk).token)
             shown = [token.item] if token.item else []
         if what not in shown:
-            helps = " or ".join(f"the {x.replace('-', ' ')}" for x in shown)
-            hero = state.ask_of(Ask).hero
-            hint = (f"only {helps} would let {hero} in without rolling" if helps else
-                    "nothing lets the hero in without rolling here")
-            raise Rejection("no-shortcut", f"{said} does not help here: {hint}. Roll for it.")
+            hero = self._name(state, state.ask_of(Ask).hero)
+            if shown:
+                helps = ListOf(tuple(named.shown(state.pack, x) for x in shown), style="or")
+                # TRANSLATORS: refused: what (an item or companion) is no shortcut here; helps
+                # is what would be ("the axe or the owl"), hero the hero
+                raise Rejection("no-shortcut", msg("%(what)s does not help here: only %(helps)s "
+                                                   "would let %(hero)s in without rolling. Roll "
+                                                   "for it.", what=said, helps=helps, hero=hero))
+            # TRANSLATORS: refused: what (an item or companion) is no shortcut; none is here
+            raise Rejection("no-shortcut", msg("%(what)s does not help here: nothing lets the "
+                                               "hero in without rolling here. Roll for it.",
+                                               what=said))
         return Shortcut()
 
     def _pick(self, state: KttkState, item: str, kind: type[Any]) -> Any:
         if item in self.picked:
             self.picked.remove(item)
-            return Pending(f"{words(item)} is no longer chosen.")
+            # TRANSLATORS: an item tapped again while choosing items: it is taken out
+            return Pending(msg("%(item)s is no longer chosen.", item=words(state.pack, item)))
         self.picked.append(item)
         asked = state.ask.count if isinstance(state.ask, CountAsk) else None  # None: a nap
         count = asked or state.pack.heroes[state.current].nap
@@ -375,9 +411,13 @@ class KttkTable(GameTable):
             items = tuple(self.picked)
             self._forget()
             return kind(items)
-        return Pending(f"{words(item)} chosen ({len(self.picked)} of {count}); press end-turn when "
-                       "done." if kind is not Exhaust else
-                       f"{words(item)} chosen ({len(self.picked)} of {count}).")
+        params = dict(item=words(state.pack, item), n=len(self.picked), count=count)
+        if kind is Exhaust:
+            # TRANSLATORS: choosing items to exhaust; n of count chosen so far
+            return Pending(msg("%(item)s chosen, %(n)s of %(count)s.", **params))
+        # TRANSLATORS: choosing items to refresh; n of count chosen so far
+        return Pending(msg("%(item)s chosen, %(n)s of %(count)s; press end-turn when done.",
+                           **params))
 
     def _use(self, state: KttkState, item: str) -> Any:
         roll = state.roll
@@ -394,12 +434,14 @@ class KttkTable(GameTable):
         if kind == "kind-of-evil-knife" and play.steal_options(hero):
             self._check_use(state, Use(item, target=play.steal_options(hero)[0]))
             self.waiting, self.held = "knife", item
-            return Pending("Tap the other hero's item the Knife exhausts.")
+            # TRANSLATORS: the Kind of Evil Knife waits for its second tap
+            return Pending(msg("Tap the other hero's item the Knife exhausts."))
         if kind == "coffee-beans" and [i for i in state.exhausted(hero) if i != item]:
             tired = [i for i in state.exhausted(hero) if i != item]
             self._check_use(state, Use(item, refresh=tired[0]))
             self.waiting, self.held = "beans", item
-            return Pending("Tap the exhausted item the Coffee Beans refresh.")
+            # TRANSLATORS: the Magic Coffee Beans wait for their second tap
+            return Pending(msg("Tap the exhausted item the Coffee Beans refresh."))
         return Use(item)
 
     def _check_use(self, state: KttkState, use: Use) -> None:
@@ -412,12 +454,33 @@ class KttkTable(GameTable):
         return state.item_value(item)
 
 
-def describe(state: KttkState, space: str) -> str:
+SPACE_KINDS = {
+    # TRANSLATORS: what a space does, said after its name when choosing where to land
+    "start": msg_p("space kind", "start"),
+    # TRANSLATORS: as above: an empty space where nothing happens
+    "boring": msg_p("space kind", "boring"),
+    # TRANSLATORS: as above: an event card is drawn
+    "event": msg_p("space kind", "event"),
+    # TRANSLATORS: as above: the Demon die goes to a hero
+    "demon-die": msg_p("space kind", "Demon die"),
+    # TRANSLATORS: as above: a magic item from the genie
+    "genie": msg_p("space kind", "genie"),
+    # TRANSLATORS: as above: a whirlpool
+    "whirlpool": msg_p("space kind", "whirlpool"),
+    # TRANSLATORS: as above: a void (where heroes land when their land folds away)
+    "void": msg_p("space kind", "void"),
+}
+
+
+def describe(state: KttkState, space: str) -> Any:
     """What a space does, in a few words, for the voice naming a landing choice."""
     pack = state.pack
     sp = pack.spaces[space]
     if sp.kind == "refresh":
-        return f"refresh {sp.refresh}"
+        # TRANSLATORS: what a space does: n is how many items it refreshes
+        return msg("refresh %(n)s", n=sp.refresh)
     if sp.kind == "adventure":
-        return f"adventure: {pack.adventure_at[space].replace('-', ' ')}"
-    return sp.kind.replace("-", " ")
+        # TRANSLATORS: what a space does: the start of an adventure (its name)
+        return msg("adventure: %(adventure)s",
+                   adventure=named.adventure(pack, pack.adventure_at[space]))
+    return SPACE_KINDS.get(sp.kind, sp.kind.replace("-", " "))

@@ -21,7 +21,7 @@ from tabletap.controller.games.spec import (
     later,
     value_of,
 )
-from tabletap.games.kingdomino import pieces, selfplay, takeback
+from tabletap.games.kingdomino import pieces, selfplay, takeback, words
 
 
 def _most(options: Mapping[str, Any]) -> int:
@@ -30,20 +30,22 @@ def _most(options: Mapping[str, Any]) -> int:
 
 GAME = GameSpec(
     name="kingdomino",
-    title="Kingdomino",
+    title=words.TITLE.msgid,
     piece_prefix="kingdomino",
     players=Players(2, 4, _most),
     options=(
-        Option("treasures", True, "The Lost Treasures: gem tokens in the kingdoms.",
-               (True, False)),
-        Option("dynasty", False, "Dynasty: three games, the scores summed.", (False, True)),
-        Option("middle_kingdom", False, "Middle Kingdom: 10 points for the castle in the "
-               "centre.", (False, True)),
-        Option("harmony", False, "Harmony: 5 points for a complete kingdom.", (False, True)),
-        Option("mighty_duel", False, "Mighty Duel: two players, all 48 dominoes, 7×7 "
-               "kingdoms.", (False, True)),
+        Option("treasures", True, words.TREASURES.msgid, (True, False),
+               words.YES_NO),
+        Option("dynasty", False, words.DYNASTY.msgid, (False, True),
+               words.NO_YES),
+        Option("middle_kingdom", False, words.MIDDLE_KINGDOM.msgid, (False, True),
+               words.NO_YES),
+        Option("harmony", False, words.HARMONY.msgid, (False, True),
+               words.NO_YES),
+        Option("mighty_duel", False, words.MIGHTY_DUEL.msgid, (False, True),
+               words.NO_YES),
     ),
-    seating=Seating("each player taps one of their kings", pieces.seat_of),
+    seating=Seating(words.SEATING.msgid, pieces.seat_of),
     engine=value_of("tabletap.games.kingdomino.rules:ENGINE"),
     table=later("tabletap.games.kingdomino.table:KingdominoTable"),
     pieces=pieces.pieces,

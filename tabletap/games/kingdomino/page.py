@@ -14,7 +14,7 @@ def extras(engine: Any, state: Any) -> JSON:
     the page can draw the grid and highlight the legal cells without knowing any rule."""
     from tabletap.games.kingdomino.rules.dominoes import dominoes
     from tabletap.games.kingdomino.rules.state import kingdom_to_json
-    from tabletap.games.kingdomino.rules.treasures import oriented
+    from tabletap.games.kingdomino.rules.treasures import oriented, token_kinds
 
     faces = dominoes()
     shown = {s.domino for s in state.line} | {s.domino for s in state.next_line}
@@ -30,6 +30,8 @@ def extras(engine: Any, state: Any) -> JSON:
         # draws on the corner while a parent turns the gem.
         "gem_faces": {t: [list(oriented(t, k)) for k in range(4)] for t in state.face_up},
         "final": final(engine, state) if engine.is_over(state) else None,
+        # each gem's name per language (treasures.yaml), for the view to say in the page's
+        "gem_names": {name: dict(kind.named.names) for name, kind in token_kinds().items()},
     }
 
 

@@ -1,10 +1,13 @@
 """Kingdomino's pieces: the 48 dominoes, The Lost Treasures' gem tokens (counts from
 treasures.yaml), the kings and the castles; the seat rule (one of a player's kings seats that
-colour) and how an id is said ("king/blue/2" -> "blue king 2")."""
+colour) and how a piece is said ("king/blue/2" -> "the blue king": a player's two kings look
+alike, so the number on the tag is never said)."""
 
 from __future__ import annotations
 
 import re
+
+from tabletap.controller.language.said import Said
 
 DOMINOES = 48
 KING = re.compile(r"^kingdomino/king/([a-z]+)/[12]$")
@@ -27,8 +30,18 @@ def seat_of(piece: str) -> str | None:
     return m.group(1) if m else None
 
 
-def words(parts: list[str]) -> str | None:
-    """`king/blue/2` -> "blue king 2"; `castle/pink` -> "pink castle"."""
-    if len(parts) >= 2 and parts[0] in ("king", "castle"):
-        parts = parts[1:2] + parts[:1] + parts[2:]
-    return " ".join(p.replace("-", " ") for p in parts)
+def words(parts: list[str]) -> Said | None:
+    """`king/blue/2` -> "the blue king"; `castle/pink` -> "the pink castle"; `domino/12` ->
+    "domino 12"; `treasure/ruby/2` -> "the ruby token". None: a part the game does not know."""
+    from tabletap.games.kingdomino import words as w
+
+    kind, rest = (parts[0], parts[1:]) if parts else ("", [])
+    if kind == "king" and rest:
+        return w.KINGS.get(rest[0])
+    if kind == "castle" and rest:
+        return w.CASTLES.get(rest[0])
+    if kind == "domino" and len(rest) == 1 and rest[0].isdigit():
+        return w.domino_number(int(rest[0]))
+    if kind == "treasure" and rest:
+        return w.gem_token("/".join(rest))
+    return None

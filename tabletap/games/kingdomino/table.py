@@ -38,6 +38,7 @@ from tabletap.controller.games.base import (
 from tabletap.controller.rules.base import Rejection
 from tabletap.games.kingdomino.rules import ENGINE, KingdominoState
 from tabletap.games.kingdomino.rules.actions import Action, normalise_token
+from tabletap.games.kingdomino.words import gem, gems, msg
 
 DOMINO_PIECE = re.compile(r"^kingdomino/domino/([1-9]|[1-3][0-9]|4[0-8])$")
 TREASURE_PIECE = re.compile(
@@ -74,37 +75,42 @@ class KingdominoTable(GameTable):
             return self._gem_tapped(state, m.group(1))
         if OTHER_PIECE.match(piece):
             return None
-        raise Rejection("unknown-piece", f"{piece} is not one of the Kingdomino pieces.")
+        # TRANSLATORS: a refusal: a tag of another game or set was tapped
+        raise Rejection("unknown-piece", msg("That is not one of the Kingdomino pieces."))
 
     def _gem_tapped(self, state: KingdominoState, token: str) -> Any:
         if state.reveals:
             return Action("reveal", token=token)  # the engine checks it lay chest side up
         if state.step == "treasure" and not state.unconfirmed:
             if token not in state.face_up:
-                raise Rejection(
-                    "not-face-up",
-                    f"Treasure {token} is not face up; choose "
-                    + " or ".join(state.face_up) + ".",
-                )
+                # TRANSLATORS: a refusal; gem is the gem tapped, gems the face-up ones
+                raise Rejection("not-face-up", msg(
+                    "That %(gem)s is not face up; choose %(gems)s.", gem=gem(token),
+                    gems=gems(state.face_up)))
             self.held_gem = token
-            return Pending(f"Set the {token.split('/')[0]} on the corner and enter "
-                           "`orient` with its quarter turns.")
-        raise Rejection(
-            "no-treasure",
+            # TRANSLATORS: after a face-up gem is tapped; gem is its name
+            return Pending(msg(
+                "Set the %(gem)s on the corner, turn it the way you like, and say how many "
+                "quarter turns on the phone.", gem=gem(token)))
+        # TRANSLATORS: a refusal: a gem was tapped when no treasure was found
+        raise Rejection("no-treasure", msg(
             "No treasure is waiting: a gem is taken only when a placement forms a square of "
-            "four different landscapes.",
-        )
+            "four different landscapes."))
 
     def _manual(self, state: KingdominoState, data: dict[str, Any]) -> Any:
         if data.get("action") != "orient":
             return self.engine.action_from_json(data)
         extra = set(data) - {"action", "turns", "token"}
         if extra or "turns" not in data:
-            raise Rejection("bad-action", "orient takes turns (0 to 3) and, optionally, token.")
+            # TRANSLATORS: a refusal: how a gem is turned was not said right
+            raise Rejection("bad-action", msg("Say how many quarter turns the gem makes: none, "
+                                              "one, two or three."))
         token = normalise_token(data["token"]) if data.get("token") is not None else None
         token = token or self.held_gem
         if token is None:
-            raise Rejection("no-gem-chosen", "Tap one of the face-up gems first, then orient it.")
+            # TRANSLATORS: a refusal: a gem's turns were entered before a gem was tapped
+            raise Rejection("no-gem-chosen", msg("Tap one of the face-up gems first, then turn "
+                                                 "it."))
         action = self.engine.action_from_json(
             {"action": "treasure", "token": token, "turns": data["turns"]}
         )

@@ -4,21 +4,76 @@
 "use strict";
 (() => {
   const { h, svg } = window.TT;
+  const TT = window.TT;  // TT.t, TT.tn: every sentence in the page's language (docs/LANGUAGES.md)
   const FACINGS = ["east", "south", "west", "north"];
   const STEP = { east: [0, 1], south: [1, 0], west: [0, -1], north: [-1, 0] };
   const ARROW = { east: "→", south: "↓", west: "←", north: "↑" };
   const ui = { key: "", facing: "east", at: null, gem: null, turns: 0 };
 
   const crowns = (n) => (n ? h("span", { class: "crowns" }, "♛".repeat(n)) : null);
+  // A landscape's name, and the letter drawn on its squares, in the page's language.
+  const LAND_WORDS = {
+    wheat: () => [
+      // TRANSLATORS: a landscape of Kingdomino, as the printed game names it
+      TT.t("wheat field"),
+      // TRANSLATORS: the letter drawn on every wheat field square (its name's first letter)
+      TT.t("W")],
+    forest: () => [
+      // TRANSLATORS: a landscape of Kingdomino, as the printed game names it
+      TT.t("forest"),
+      // TRANSLATORS: the letter drawn on every forest square (its name's first letter)
+      TT.t("F")],
+    lake: () => [
+      // TRANSLATORS: a landscape of Kingdomino, as the printed game names it
+      TT.t("lake"),
+      // TRANSLATORS: the letter drawn on every lake square (its name's first letter)
+      TT.t("L")],
+    grassland: () => [
+      // TRANSLATORS: a landscape of Kingdomino, as the printed game names it
+      TT.t("grassland"),
+      // TRANSLATORS: the letter drawn on every grassland square (its name's first letter)
+      TT.t("G")],
+    swamp: () => [
+      // TRANSLATORS: a landscape of Kingdomino, as the printed game names it
+      TT.t("swamp"),
+      // TRANSLATORS: the letter drawn on every swamp square (its name's first letter)
+      TT.t("S")],
+    mine: () => [
+      // TRANSLATORS: a landscape of Kingdomino, as the printed game names it
+      TT.t("mine"),
+      // TRANSLATORS: the letter drawn on every mine square (its name's first letter)
+      TT.t("M")],
+  };
+  const landName = (t) => (LAND_WORDS[t] ? LAND_WORDS[t]()[0] : t);
+  const landLetter = (t) => (LAND_WORDS[t] ? LAND_WORDS[t]()[1] : "");
+  // A landscape square's name with its crowns: "forest, 2 crowns".
+  const landTitle = (t, n) => (n
+    // TRANSLATORS: a square's title on the page; land is a landscape, n its crowns
+    ? TT.tn("%(land)s, %(n)s crown", "%(land)s, %(n)s crowns", n, { land: landName(t) })
+    : landName(t));
+  // A gem by its name in the page's language (treasures.yaml, sent in the extras).
+  const gemName = (snap, token) => {
+    const names = (snap.extra.gem_names || {})[String(token).split("/")[0]] || {};
+    return names[window.TT.words.language] || names.en || String(token).split("/")[0];
+  };
+  const gemList = (snap, tokens) => tokens.map((x) => gemName(snap, x)).join(", ");
+  const listOf = (items) => {  // "ana and ben", the page's language's way
+    try {
+      return new Intl.ListFormat(window.TT.words.language, { type: "conjunction" }).format(items);
+    } catch (e) {
+      return items.join(", ");
+    }
+  };
   // Each landscape has its letter and pattern as well as its colour (view.css), so forest and
   // grassland, swamp and mine are told apart without colour (defect 10).
   const square = (terrain, n, extra) =>
     h("div", { class: `cell ${terrain} ${extra || ""}`, "data-land": terrain,
-      title: `${terrain}${n ? `, ${n} crown(s)` : ""}` }, crowns(n));
+      "data-letter": landLetter(terrain), title: landTitle(terrain, n) }, crowns(n));
 
   function domino(snap, n) {
     const faces = snap.extra.dominoes[String(n)];
-    return h("div", { class: "domino", "aria-label": `domino ${n}` },
+    // TRANSLATORS: a domino by the number printed on its back; n is that number
+    return h("div", { class: "domino", "aria-label": TT.t("domino %(n)s", { n }) },
       faces ? faces.map(([t, c]) => square(t, c)) : []);
   }
 
@@ -28,7 +83,10 @@
       const inner = [h("span", { class: "who" }, `#${s.domino}`), domino(snap, s.domino),
         h("span", { class: "who" }, owner
           ? [h("span", { class: "swatch", css: { background: ctx.colourOf(snap, owner, snap.players.indexOf(owner)) } }), owner]
-          : claimable.has(s.domino) ? "claim" : "free")];
+          // TRANSLATORS: the page's line of dominoes: a domino a king may be put on now
+          : claimable.has(s.domino) ? TT.t("claim")
+            // TRANSLATORS: the page's line of dominoes: a domino no king stands on
+            : TT.t("free"))];
       if (claimable.has(s.domino) && ctx.paired) {
         return h("button", { type: "button", class: "slot claimable", "data-domino": s.domino,
           onclick: () => ctx.act({ action: "claim", domino: s.domino }) }, inner);
@@ -77,13 +135,17 @@
     const w = (c1 - c0 + 1) * SQ, hgt = (r1 - r0 + 1) * SQ;
     const gems = new Map((snap.view.kingdoms[player].gems || []).map((g) => [key(g.corner[0], g.corner[1]), g.token]));
     const pic = svg("svg", { class: "kingdomsvg", viewBox: `-4 -4 ${w + 8} ${hgt + 8}`,
-      "data-player": player, role: "img", "aria-label": `${player}'s kingdom` }, patterns());
+      // TRANSLATORS: the picture of a player's kingdom (for screen readers); player is a name
+      "data-player": player, role: "img", "aria-label": TT.t("%(player)s's kingdom", { player }) },
+    patterns());
     pic.style.maxWidth = `${Math.min(100, (c1 - c0 + 1) * 20)}%`;  // CSSOM: the CSP allows it
     for (const [r, c, t, n] of cells) {
       const x = (c - c0) * SQ, y = (r - r0) * SQ;
-      const [fill, letter, ink] = LAND[t] || ["#ebe7dd", "?", "#14171a"];
+      const [fill, , ink] = LAND[t] || ["#ebe7dd", "?", "#14171a"];
+      const letter = landLetter(t);
       const g = svg("g", { class: "sq", "data-at": `${r},${c}` },
-        svg("title", {}, `${t}${n ? `, ${n} crown${n > 1 ? "s" : ""}` : ""}`),
+        // TRANSLATORS: the castle's square in the picture of a kingdom
+        svg("title", {}, t === "castle" ? TT.t("castle") : landTitle(t, n)),
         svg("rect", { class: `cell ${t}`, "data-land": t, x: x + 1, y: y + 1, width: SQ - 2, height: SQ - 2, rx: "3", fill }));
       if (t !== "castle") {
         g.append(svg("rect", { x: x + 1, y: y + 1, width: SQ - 2, height: SQ - 2, rx: "3", fill: `url(#kd-${t})` }));
@@ -146,13 +208,20 @@
         if (ghost.has(k)) {
           const [t, n] = ghost.get(k);
           grid.append(h("button", { type: "button", class: `cell ${t} ghost ${gem}`, "data-at": at, "data-land": t,
-            "aria-label": `preview ${t}`, onclick: () => place(ctx, places) }, crowns(n)));
+            // TRANSLATORS: a square of the domino being placed, shown where it would go
+            "aria-label": TT.t("preview: %(land)s", { land: landName(t) }),
+            "data-letter": landLetter(t), onclick: () => place(ctx, places) }, crowns(n)));
         } else if (cells.has(k)) {
           const [t, n] = cells.get(k);
-          grid.append(h("div", { class: `cell ${t} ${gem}`, "data-at": at, "data-land": t, title: t }, crowns(n)));
+          grid.append(h("div", { class: `cell ${t} ${gem}`, "data-at": at, "data-land": t,
+            // TRANSLATORS: the castle's square in the picture of a kingdom
+            "data-letter": landLetter(t), title: t === "castle" ? TT.t("castle") : landTitle(t, n) },
+          crowns(n)));
         } else if (targets.has(k) && ctx.paired) {
           grid.append(h("button", { type: "button", class: `cell legal ${gem}`, "data-at": at,
-            "aria-label": `first half here (row ${r}, column ${c})`,
+            // TRANSLATORS: a square where the domino's first half may go; place is where, from
+            // the castle ("two above the castle")
+            "aria-label": TT.t("first half here: %(place)s", { place: squareWords(r, c) }),
             onclick: () => { ui.at = [r, c]; window.TT.redraw(); } }));
         } else {
           grid.append(h("div", { class: `cell ${gem}`, "data-at": at }));
@@ -166,6 +235,33 @@
   // legal one there): after Turn it may not be, and then there is nothing to place (defect 3).
   const chosen = (places) => ui.at && places.list.some((p) => p.facing === ui.facing
     && p.at[0] === ui.at[0] && p.at[1] === ui.at[1]);
+
+  // Where a square lies from the castle, in the same words as the table says it (places.py).
+  const COUNT = () => [TT.t("one"), TT.t("two"), TT.t("three"), TT.t("four"), TT.t("five"), TT.t("six")];
+  function squareWords(r, c) {
+    if (!r && !c) return TT.t("on the castle");
+    const n = (k) => COUNT()[Math.abs(k) - 1] || String(Math.abs(k));
+    if (!c) return r < 0 ? TT.t("%(count)s above the castle", { count: n(r) })
+      : TT.t("%(count)s below the castle", { count: n(r) });
+    if (!r) return c < 0 ? TT.t("%(count)s to the left of the castle", { count: n(c) })
+      : TT.t("%(count)s to the right of the castle", { count: n(c) });
+    const both = { down: n(r), side: n(c) };
+    if (r < 0) return c < 0 ? TT.t("%(down)s above and %(side)s to the left of the castle", both)
+      : TT.t("%(down)s above and %(side)s to the right of the castle", both);
+    return c < 0 ? TT.t("%(down)s below and %(side)s to the left of the castle", both)
+      : TT.t("%(down)s below and %(side)s to the right of the castle", both);
+  }
+  // Which way the domino points, beside the Turn button.
+  const POINTING = {
+    // TRANSLATORS: beside the page's Turn button: the domino's second half is right of the first
+    east: () => TT.t("pointing right"),
+    // TRANSLATORS: beside the page's Turn button: the second half is below the first
+    south: () => TT.t("pointing down"),
+    // TRANSLATORS: beside the page's Turn button: the second half is left of the first
+    west: () => TT.t("pointing left"),
+    // TRANSLATORS: beside the page's Turn button: the second half is above the first
+    north: () => TT.t("pointing up"),
+  };
 
   function place(ctx, places) {
     if (!chosen(places)) return;
@@ -182,18 +278,26 @@
   function placeTools(snap, ctx, places, discard) {
     if (!ctx.paired) return null;
     if (discard) {
-      return h("div", { class: "tools" }, h("span", {}, `Domino ${discard} fits nowhere.`),
+      // TRANSLATORS: the page, when the domino to place fits nowhere; domino is its number
+      return h("div", { class: "tools" }, h("span", {}, TT.t("Domino %(domino)s fits nowhere.", { domino: discard })),
         h("button", { type: "button", id: "discard",
-          onclick: () => ctx.act({ action: "discard", domino: discard }) }, `Discard ${discard}`));
+          // TRANSLATORS: the page's button that discards a domino; domino is its number
+          onclick: () => ctx.act({ action: "discard", domino: discard }) }, TT.t("Discard %(domino)s", { domino: discard })));
     }
     const free = places.list.some((p) => p.facing === ui.facing);
     return h("div", { class: "tools" },
       h("button", { type: "button", id: "rotate", class: "secondary", onclick: rotate,
-        "aria-label": "turn the domino" }, "⟳ Turn"),
-      h("span", { class: "facing", id: "facing" }, `${ARROW[ui.facing]} ${ui.facing}`),
-      chosen(places) ? h("button", { type: "button", id: "place", onclick: () => place(ctx, places) }, "Place here")
-        : h("span", { class: "muted" }, free ? "Touch a dashed square for the first half."
-          : "No room this way round: turn it."));
+        // TRANSLATORS: the page's button that turns the domino a quarter (for screen readers)
+        "aria-label": TT.t("turn the domino") },
+      // TRANSLATORS: the page's button that turns the domino a quarter
+      `⟳ ${TT.t("Turn")}`),
+      h("span", { class: "facing", id: "facing" }, `${ARROW[ui.facing]} ${POINTING[ui.facing]()}`),
+      // TRANSLATORS: the page's button that places the domino on the square touched
+      chosen(places) ? h("button", { type: "button", id: "place", onclick: () => place(ctx, places) }, TT.t("Place here"))
+        // TRANSLATORS: the page's hint while a domino is placed
+        : h("span", { class: "muted" }, free ? TT.t("Touch a dashed square for the first half.")
+          // TRANSLATORS: the page's hint: the domino fits nowhere pointing this way
+          : TT.t("No room this way round: turn it.")));
   }
 
   // The corner's four squares with the chosen gem on them, turned as it will lie.
@@ -206,7 +310,8 @@
     const q = faces[ui.turns]; // nw, ne, se, sw
     const mark = (v) => (v === "skull" ? "☠" : v ? "♛".repeat(v) : "·");
     const at = [[r, c, q[0]], [r, c + 1, q[1]], [r + 1, c, q[3]], [r + 1, c + 1, q[2]]];
-    return h("div", { class: "gempreview", id: "gem-preview", "aria-label": "the gem on the corner" },
+    // TRANSLATORS: the page's picture of the chosen gem on its corner (for screen readers)
+    return h("div", { class: "gempreview", id: "gem-preview", "aria-label": TT.t("the gem on the corner") },
       at.map(([rr, cc, v]) => h("div", { class: `cell ${cells.get(key(rr, cc)) || ""}` },
         h("span", { class: "gemq" }, mark(v)))));
   }
@@ -217,16 +322,23 @@
     if (!ui.gem || !faceUp.includes(ui.gem)) ui.gem = faceUp[0] || null;
     return h("div", { class: "tools" }, gemPreview(snap),
       faceUp.map((t) => h("button", { type: "button", class: t === ui.gem ? "" : "secondary",
-        "data-gem": t, onclick: () => { ui.gem = t; window.TT.redraw(); } }, t)),
+        "data-gem": t, onclick: () => { ui.gem = t; window.TT.redraw(); } }, gemName(snap, t))),
       h("button", { type: "button", class: "secondary", id: "gem-turn",
         onclick: () => { ui.turns = (ui.turns + 1) % 4; window.TT.redraw(); } },
-        `⟳ ${ui.turns} quarter turn${ui.turns === 1 ? "" : "s"}`),
+        // TRANSLATORS: the page's button that turns the gem; n is how far it is turned now
+        `⟳ ${TT.tn("%(n)s quarter turn", "%(n)s quarter turns", ui.turns)}`),
       h("button", { type: "button", id: "gem-set",
         onclick: () => ctx.act({ action: "orient", token: ui.gem, turns: ui.turns }) },
-        "Set the gem"));
+        // TRANSLATORS: the page's button that sets the chosen gem on its corner
+        TT.t("Set the gem")));
   }
 
-  const BONUS = { middle_kingdom: "Middle Kingdom", harmony: "Harmony" };
+  const BONUS = {
+    // TRANSLATORS: a variant's bonus in the final scores (10 points for a centred castle)
+    middle_kingdom: () => TT.t("Middle Kingdom"),
+    // TRANSLATORS: a variant's bonus in the final scores (5 points for a complete kingdom)
+    harmony: () => TT.t("Harmony"),
+  };
 
   // The end: who won, every kingdom's points as the engine counted them (each territory's
   // squares times crowns, the variant bonuses) and the tie-breaks, ranked.
@@ -239,23 +351,34 @@
     const tied = snap.players.some((p) => !won.includes(p) && top.includes(snap.scores[p]));
     const gems = won.length === 1 && f[won[0]] && f[won[0]].immediate_victory;
     return h("div", { id: "final" },
-      h("h2", {}, "Final scores"),
-      h("p", { class: "turn" }, `${won.join(" and ")} ${won.length > 1 ? "win" : "wins"}!`),
-      gems ? h("p", {}, `${won[0]} holds five different gems: an immediate victory.`) : null,
-      tied ? h("p", {}, "Tied on points: the largest territory decides, then the most crowns.") : null,
+      // TRANSLATORS: the page's heading at the end of a game
+      h("h2", {}, TT.t("Final scores")),
+      // TRANSLATORS: said at the end; players are the winners' names ("ana and ben")
+      h("p", { class: "turn" }, TT.tn("%(players)s wins!", "%(players)s win!", won.length, { players: listOf(won) })),
+      // TRANSLATORS: said when a player wins at once by gems; player is a name
+      gems ? h("p", {}, TT.t("%(player)s holds five different gems: an immediate victory!", { player: won[0] })) : null,
+      // TRANSLATORS: the page's final scores, when players tie on points
+      tied ? h("p", {}, TT.t("Tied on points: the largest territory decides, then the most crowns.")) : null,
       h("ol", { class: "final" }, ranked.map((p) => {
         const k = f[p] || { territories: [], bonuses: {} };
         const parts = k.territories.map((t) =>
-          h("li", {}, h("span", { class: `terr ${t.terrain}` }), `${t.terrain} ${t.squares} × ${t.crowns}${t.skulls ? " ☠" : ""} = ${t.points}`));
+          h("li", {}, h("span", { class: `terr ${t.terrain}` }), `${landName(t.terrain)} ${t.squares} × ${t.crowns}${t.skulls ? " ☠" : ""} = ${t.points}`));
         for (const [name, pts] of Object.entries(k.bonuses || {})) {
-          if (pts) parts.push(h("li", {}, `${BONUS[name] || name} +${pts}`));
+          if (pts) parts.push(h("li", {}, `${BONUS[name] ? BONUS[name]() : name} +${pts}`));
         }
-        if (k.earlier) parts.push(h("li", {}, `earlier games +${k.earlier}`));
+        // TRANSLATORS: the page's final scores: a Dynasty's earlier games' points
+        if (k.earlier) parts.push(h("li", {}, TT.t("earlier games +%(points)s", { points: k.earlier })));
         return h("li", { class: won.includes(p) ? "won" : "", "data-player": p },
           h("strong", {}, h("span", { class: "swatch", css: { background: ctx.colourOf(snap, p, snap.players.indexOf(p)) } }),
-            `${p}: ${snap.scores[p] ?? 0} points`),
-          parts.length ? h("ul", { class: "terrs" }, parts) : h("p", { class: "muted" }, "no crowned territory"),
-          h("p", { class: "muted" }, `largest territory ${k.largest_territory ?? 0} squares · ${k.crowns ?? 0} crowns`));
+            // TRANSLATORS: the page's final scores: a player's points; player is a name
+            TT.tn("%(player)s: %(n)s point", "%(player)s: %(n)s points", snap.scores[p] ?? 0, { player: p })),
+          // TRANSLATORS: the page's final scores: a kingdom with no crown scores nothing
+          parts.length ? h("ul", { class: "terrs" }, parts) : h("p", { class: "muted" }, TT.t("no crowned territory")),
+          h("p", { class: "muted" },
+            // TRANSLATORS: the page's final scores: the first tie-break, in squares
+            `${TT.tn("largest territory %(n)s square", "largest territory %(n)s squares", k.largest_territory ?? 0)} · `
+            // TRANSLATORS: the page's final scores: the second tie-break
+            + TT.tn("%(n)s crown", "%(n)s crowns", k.crowns ?? 0)));
       })));
   }
 
@@ -264,20 +387,30 @@
     const who = snap.turn;
     if (snap.over) return finalScores(snap, ctx);
     if (v.awaiting.dominoes.length) {
-      return h("p", { id: "todo" }, `Tap the new line's dominoes on the table: ${v.awaiting.dominoes.join(", ")}.`);
+      // TRANSLATORS: the page; dominoes are the numbers on the backs of those still to tap
+      return h("p", { id: "todo" }, TT.t("Tap the new line's dominoes on the table: %(dominoes)s.", { dominoes: v.awaiting.dominoes.join(", ") }));
     }
     if (v.awaiting.gems) {
-      return h("p", { id: "todo" }, `Turn ${v.awaiting.gems} treasure token(s) gem side up and tap them on the table.`);
+      // TRANSLATORS: the page: gems to turn up before play goes on
+      return h("p", { id: "todo" }, TT.tn("Turn %(n)s treasure token gem side up and tap it on the table.",
+        "Turn %(n)s treasure tokens gem side up and tap them on the table.", v.awaiting.gems));
     }
     if (v.step === "claim") {
-      return h("p", { id: "todo" }, `${who} puts a king on a domino of the new line${ctx.paired ? ": touch it below." : "."}`);
+      return h("p", { id: "todo" }, ctx.paired
+        // TRANSLATORS: the page, on a paired phone: the player touches a domino below
+        ? TT.t("%(player)s puts a king on a domino of the new line: touch it below.", { player: who })
+        // TRANSLATORS: the page: whose turn it is to put a king on a domino
+        : TT.t("%(player)s puts a king on a domino of the new line.", { player: who }));
     }
     if (v.step === "place") {
-      return [h("p", { id: "todo" }, discard ? `${who} must discard domino ${discard}.`
-        : `${who} places domino ${places.domino}.`), placeTools(snap, ctx, places, discard)];
+      // TRANSLATORS: the page; domino is the number of the domino that fits nowhere
+      return [h("p", { id: "todo" }, discard ? TT.t("%(player)s must discard domino %(domino)s.", { player: who, domino: discard })
+        // TRANSLATORS: the page; domino is the number of the domino to place
+        : TT.t("%(player)s places domino %(domino)s.", { player: who, domino: places.domino })), placeTools(snap, ctx, places, discard)];
     }
     if (v.step === "treasure") {
-      return [h("p", { id: "todo" }, `${who} found a treasure: choose a face-up gem and turn it to fit the corner.`),
+      // TRANSLATORS: the page, after a placement found a treasure; player is a name
+      return [h("p", { id: "todo" }, TT.t("%(player)s found a treasure: choose a face-up gem and turn it to fit the corner.", { player: who })),
         treasureTools(snap, ctx)];
     }
     return null;
@@ -288,16 +421,24 @@
     const v = snap.view;
     const who = snap.turn;
     const legal = snap.extra.legal || [];
-    if (v.awaiting.dominoes.length) return `Tap the new line's dominoes on the table: ${v.awaiting.dominoes.join(", ")}`;
-    if (v.awaiting.gems) return `Turn ${v.awaiting.gems} treasure token${v.awaiting.gems > 1 ? "s" : ""} gem side up and tap ${v.awaiting.gems > 1 ? "them" : "it"}`;
-    if (v.step === "claim") return `${who}: put a king on a domino of the new line`;
+    // TRANSLATORS: the page's top line; dominoes are the numbers on the backs of those to tap
+    if (v.awaiting.dominoes.length) return TT.t("Tap the new line's dominoes on the table: %(dominoes)s", { dominoes: v.awaiting.dominoes.join(", ") });
+    // TRANSLATORS: the page's top line: gems to turn up before play goes on
+    if (v.awaiting.gems) return TT.tn("Turn %(n)s treasure token gem side up and tap it", "Turn %(n)s treasure tokens gem side up and tap them", v.awaiting.gems);
+    // TRANSLATORS: the page's top line: whose turn it is, and what they do
+    if (v.step === "claim") return TT.t("%(player)s: put a king on a domino of the new line", { player: who });
     if (v.step === "place") {
       const discard = legal.find((a) => a.action === "discard");
       const place = legal.find((a) => a.action === "place");
-      if (discard && !place) return `${who}: domino ${discard.domino} fits nowhere, discard it`;
-      return place ? `${who}: place domino ${place.domino} in the kingdom` : `${who}: place a domino`;
+      // TRANSLATORS: the page's top line; domino is the number of the domino that fits nowhere
+      if (discard && !place) return TT.t("%(player)s: domino %(domino)s fits nowhere, discard it", { player: who, domino: discard.domino });
+      // TRANSLATORS: the page's top line; domino is the number of the domino to place
+      return place ? TT.t("%(player)s: place domino %(domino)s in the kingdom", { player: who, domino: place.domino })
+        // TRANSLATORS: the page's top line: whose turn it is to place a domino
+        : TT.t("%(player)s: place a domino", { player: who });
     }
-    if (v.step === "treasure") return `${who}: choose a gem and turn it to fit the corner`;
+    // TRANSLATORS: the page's top line, after a placement found a treasure
+    if (v.step === "treasure") return TT.t("%(player)s: choose a gem and turn it to fit the corner", { player: who });
     return null;
   }
 
@@ -315,16 +456,25 @@
       el.append(h("section", { class: "card", id: "kd-now" },
         whatNow(snap, ctx, places, discardAct ? discardAct.domino : null)));
       const lines = h("section", { class: "card" });
-      if (v.line.length) lines.append(h("h2", {}, "This round's line"), lineRow(snap, ctx, v.line, new Set()));
-      if (v.next_line.length) lines.append(h("h2", {}, "New line"), lineRow(snap, ctx, v.next_line, claimable));
-      lines.append(h("p", { class: "muted" }, `Round ${v.round} · ${v.box} dominoes in the box` +
-        (v.treasures ? ` · gems face up: ${v.treasures.face_up.join(", ") || "none"}` : "")));
+      // TRANSLATORS: the page's heading over the dominoes played this round
+      if (v.line.length) lines.append(h("h2", {}, TT.t("This round's line")), lineRow(snap, ctx, v.line, new Set()));
+      // TRANSLATORS: the page's heading over the dominoes of the new line
+      if (v.next_line.length) lines.append(h("h2", {}, TT.t("New line")), lineRow(snap, ctx, v.next_line, claimable));
+      // TRANSLATORS: the page: which round it is
+      lines.append(h("p", { class: "muted" }, `${TT.t("Round %(round)s", { round: v.round })} · `
+        // TRANSLATORS: the page: how many dominoes are left in the box
+        + TT.tn("%(n)s domino in the box", "%(n)s dominoes in the box", v.box)
+        // TRANSLATORS: the page: the gems lying face up; gems are their names
+        + (v.treasures ? ` · ${TT.t("gems face up: %(gems)s", { gems: gemList(snap, v.treasures.face_up) || TT.t("none") })}` : "")));
       const kingdom = (p) => {
         const k = v.kingdoms[p];
         return h("section", { class: "card", id: `kingdom-${p}` },
           h("h2", {}, h("span", { class: "swatch", css: { background: ctx.colourOf(snap, p, snap.players.indexOf(p)) } }),
-            `${p}: ${k.score} points, ${k.squares} squares`,
-            k.gems.length ? `, gems: ${k.gems.map((g) => g.token).join(", ")}` : ""),
+            // TRANSLATORS: the page: a kingdom's heading; player is a name, squares its size
+            TT.tn("%(player)s: %(n)s point, %(squares)s squares", "%(player)s: %(n)s points, %(squares)s squares",
+              k.score, { player: p, squares: k.squares }),
+            // TRANSLATORS: the page: the gems set in a kingdom; gems are their names
+            k.gems.length ? ` · ${TT.t("gems: %(gems)s", { gems: gemList(snap, k.gems.map((g) => g.token)) })}` : ""),
           p === snap.turn && places ? kingdomGrid(snap, ctx, p, places) : kingdomSvg(snap, p));
       };
       // While a domino or a gem goes down, the kingdom it goes into comes first, under the tools.

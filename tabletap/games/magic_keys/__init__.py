@@ -18,7 +18,7 @@ from tabletap.controller.games.spec import (
     later,
     value_of,
 )
-from tabletap.games.magic_keys import pieces, selfplay, takeback
+from tabletap.games.magic_keys import pieces, selfplay, takeback, words
 
 FAKES = ["purple/4", "purple/5", "blue/1", "blue/2", "green/3", "green/5", "yellow/1",
          "yellow/2"]
@@ -27,13 +27,12 @@ TRUE_KEYS = ("purple/1", "purple/2", "purple/3", "blue/3", "blue/4", "blue/5", "
 
 GAME = GameSpec(
     name="magic-keys",
-    title="Magic Keys",
+    title=words.TITLE.msgid,
     piece_prefix="magic-keys",
     players=Players(2, 4),
-    options=(Option("dice", "physical", "The dice: real ones, or the table's lights roll "
-                    "them.", ("physical", "digital"), ("real dice", "the table rolls")),),
-    seating=Seating("press the roll button once for each player, or tap your player token",
-                    pieces.seat_of, by_button=True),
+    options=(Option("dice", "physical", words.DICE_HELP.msgid, ("physical", "digital"),
+                    (words.DICE_REAL.msgid, words.DICE_TABLE.msgid)),),
+    seating=Seating(words.SEATING.msgid, pieces.seat_of, by_button=True),
     engine=value_of("tabletap.games.magic_keys.rules:ENGINE"),
     table=later("tabletap.games.magic_keys.table:MagicKeysTable"),
     pieces=pieces.pieces,

@@ -1,9 +1,12 @@
 """Magic Keys' pieces: every id of the set, the player tokens that seat a player, and how an
-id is said ("key/blue/3" -> "blue key 3")."""
+id is said ("key/blue/3" -> "the third blue key": by colour and number, as a child sees it)."""
 
 from __future__ import annotations
 
 import re
+
+from tabletap.controller.language.said import Said
+from tabletap.games.magic_keys.words import KEYS, msg
 
 COLOURS = ("purple", "blue", "green", "yellow")
 KEYS_PER_COLOUR = 5
@@ -22,11 +25,12 @@ def seat_of(piece: str) -> str | None:
     return m.group(1) if m else None
 
 
-def words(parts: list[str]) -> str | None:
-    """`key/gold` -> "golden key"; `key/blue/3` -> "blue key 3"; `player/ana` -> "ana
-    player"."""
-    if parts == ["key", "gold"]:
-        return "golden key"
-    if len(parts) >= 2 and parts[0] in ("key", "player"):
-        parts = parts[1:2] + parts[:1] + parts[2:]
-    return " ".join(p.replace("-", " ") for p in parts)
+def words(parts: list[str]) -> Said | None:
+    """`key/gold` -> "the golden key"; `key/blue/3` -> "the third blue key"; `player/ana` ->
+    "ana's player token"; anything else None (said plainly)."""
+    if parts[:1] == ["key"] and "/".join(parts[1:]) in KEYS:
+        return KEYS["/".join(parts[1:])]
+    if len(parts) == 2 and parts[0] == "player":
+        # TRANSLATORS: a player token (a tag that seats a player); player is the seat's name
+        return msg("%(player)s's player token", player=parts[1])
+    return None

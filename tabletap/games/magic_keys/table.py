@@ -27,8 +27,7 @@ from tabletap.controller.games.base import (
 )
 from tabletap.controller.rules.base import Rejection
 from tabletap.games.magic_keys.rules import ENGINE, EndTurn, Move, Pond, Roll, TryKey
-from tabletap.games.magic_keys.rules.play import key_name
-from tabletap.games.magic_keys.rules.track import GOLD, RECOVERY, START
+from tabletap.games.magic_keys.words import both, either, msg, to_space
 
 KEY_PIECE = re.compile(r"^magic-keys/key/(?:(purple|blue|green|yellow)/([1-5])|(gold))$")
 
@@ -37,14 +36,17 @@ def key_of(piece: str) -> str:
     """`magic-keys/key/blue/3` -> `blue/3`; Rejection `unknown-piece` for anything else."""
     m = KEY_PIECE.match(piece)
     if not m:
-        raise Rejection("unknown-piece", f"{piece} is not one of the Magic Keys pieces.")
+        # TRANSLATORS: refusal of a tag that is not a key of this game
+        raise Rejection("unknown-piece", msg("That is not one of the Magic Keys pieces."))
     return "gold" if m.group(3) else f"{m.group(1)}/{m.group(2)}"
 
 
 def manual_action(data: dict[str, Any]) -> dict[str, Any]:
     """`do: {action: move, steps: 3}` -> the engine's JSON form `{type: move, steps: 3}`."""
     if "action" not in data:
-        raise Rejection("bad-action", "A hand-entered action needs an `action:` key.")
+        # TRANSLATORS: refusal of a hand-entered action that does not say which action it is
+        raise Rejection("bad-action", msg("A hand-entered action needs to say which action it "
+                                          "is."))
     converted = {k: v for k, v in data.items() if k != "action"}
     converted["type"] = data["action"]
     return converted
@@ -68,7 +70,9 @@ class MagicKeysTable(GameTable):
                 return Pond(key)
             raise Rejection(
                 "wrong-reader",
-                f"Magic Keys uses the chest and pond readers; {event.reader!r} means nothing here.",
+                # TRANSLATORS: refusal of a key tapped at a reader this game does not use
+                msg("Magic Keys uses only the chest reader and the pond reader: tap keys "
+                    "there."),
             )
         if isinstance(event, ButtonPressed):
             if event.name == "end-turn":
@@ -110,27 +114,32 @@ class MagicKeysTable(GameTable):
             if chosen is None:
                 raise Rejection(
                     "choose-die-first",
-                    f"The dice show {' and '.join(map(str, numbers))}: press roll to hear them "
-                    "one by one, then hold roll to move by the one named.",
+                    # TRANSLATORS: refusal of a long press of roll; dice the numbers, "3 and 1"
+                    msg("The dice show %(dice)s: press roll to hear them one by one, then hold "
+                        "roll to move by the one named.", dice=both(numbers)),
                 )
             return Move(numbers[chosen])
         chosen = 0 if chosen is None else (chosen + 1) % len(numbers)
         self.chosen = (state.rolls, chosen)
         n = numbers[chosen]
-        others = [str(x) for x in numbers if x != n]
-        more = f"; press roll for the {' or '.join(others)}" if others else ""
-        return Pending(
-            f"{state.player}: move by {n}, to {self._landing(state, n)}? Hold roll to move{more}.",
-            count=n,
-        )
+        others = [x for x in numbers if x != n]
+        to = self._landing(state, n)
+        if others:
+            # TRANSLATORS: a short press of roll names a die; to where the pawn would land
+            # ("to the second purple key"), others the other numbers showing ("1 or 2")
+            said = msg("%(player)s: move by %(n)s, %(to)s? Hold roll to move, or press roll "
+                       "for the %(others)s.", player=state.player, n=n, to=to,
+                       others=either(others))
+        else:
+            # TRANSLATORS: a short press of roll names a die; to where the pawn would land
+            said = msg("%(player)s: move by %(n)s, %(to)s? Hold roll to move.",
+                       player=state.player, n=n, to=to)
+        return Pending(said, count=n)
 
-    def _landing(self, state: Any, n: int) -> str:
+    def _landing(self, state: Any, n: int) -> Any:
         """Where a move by `n` stops, as the family says it (the golden key stops the pawn)."""
         track = self.engine.track
-        space = track.spaces[min(state.pawn + n, track.gold_position)]
-        if space in (START, RECOVERY):
-            return "the start" if space == START else "the recovery space"
-        return key_name(GOLD if space == GOLD else space)
+        return to_space(track.spaces[min(state.pawn + n, track.gold_position)])
 
     def accepted(self, action: Any) -> None:
         self.chosen = None  # a new roll, a move or a try: the die named is spent

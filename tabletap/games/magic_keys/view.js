@@ -6,14 +6,36 @@
 (() => {
   const { h, svg } = window.TT;
 
-  // "purple/3" as a person says it; the page shows no ids
-  const keyWords = (key) => {
-    if (key === "gold") return "the golden key";
-    const [colour, n] = key.split("/");
-    return `${colour} key ${n}`;
+  // "purple/3" as a child says it, by colour and number (the same words as the voice's); the
+  // page shows no ids. Looked up when drawn, in the page's language.
+  const KEY_WORDS = {
+    "purple/1": () => TT.t("the first purple key"),
+    "purple/2": () => TT.t("the second purple key"),
+    "purple/3": () => TT.t("the third purple key"),
+    "purple/4": () => TT.t("the fourth purple key"),
+    "purple/5": () => TT.t("the fifth purple key"),
+    "blue/1": () => TT.t("the first blue key"),
+    "blue/2": () => TT.t("the second blue key"),
+    "blue/3": () => TT.t("the third blue key"),
+    "blue/4": () => TT.t("the fourth blue key"),
+    "blue/5": () => TT.t("the fifth blue key"),
+    "green/1": () => TT.t("the first green key"),
+    "green/2": () => TT.t("the second green key"),
+    "green/3": () => TT.t("the third green key"),
+    "green/4": () => TT.t("the fourth green key"),
+    "green/5": () => TT.t("the fifth green key"),
+    "yellow/1": () => TT.t("the first yellow key"),
+    "yellow/2": () => TT.t("the second yellow key"),
+    "yellow/3": () => TT.t("the third yellow key"),
+    "yellow/4": () => TT.t("the fourth yellow key"),
+    "yellow/5": () => TT.t("the fifth yellow key"),
+    // TRANSLATORS: the page: the golden key's name
+    gold: () => TT.t("the golden key"),
   };
-  const spaceWords = (space) => (space === "start" ? "the start" : space === "recovery" ? "the rest"
-    : space === "gold" ? "the golden key's space" : `the space of the ${keyWords(space)}`);
+  const keyWords = (key) => (KEY_WORDS[key] ? KEY_WORDS[key]() : TT.t("a key"));
+  // TRANSLATORS: the page: the first space of the track, and the red space with the characters
+  const spaceWords = (space) => (space === "start" ? TT.t("the start")
+    : space === "recovery" ? TT.t("the recovery space") : keyWords(space));
   const where = (place) => (place.startsWith("held:") ? "held" : place);
 
   // The track as the board draws it: a path that winds from the start to the golden key at the
@@ -42,26 +64,35 @@
     const points = track.map((_, i) => at(i));
     const path = points.map(([x, y], i) => `${i ? "L" : "M"} ${x} ${y}`).join(" ");
     const board = svg("svg", { class: "mktrack", viewBox: `0 0 ${COLS * GAP + 8} ${rows * 70}`,
-      role: "img", "aria-label": "The track from the start to the golden key" },
+      // TRANSLATORS: the page: what the drawing of the track shows, for a screen reader
+      role: "img", "aria-label": TT.t("The track from the start to the golden key") },
     svg("path", { d: path, class: "road", fill: "none" }));
     track.forEach((space, i) => {
       const [x, y] = points[i];
       const colour = space.split("/")[0];
       const place = tried[space];
       const state = place === undefined ? "" : place === "forest" ? "onforest" : `on${where(place)}`;
-      const said = place === undefined ? "" : place === "forest" ? ", its key in the forest"
-        : place === "tower" ? ", its key on the tower" : place === "pond" ? ", its key in the pond"
-          : `, its key held by ${place.slice(5)}`;
+      const key = { key: spaceWords(space) };
+      // TRANSLATORS: the page: a space's key and where it is now; key is the key's name
+      const said = place === undefined ? key.key : place === "forest" ? TT.t("%(key)s: in the forest", key)
+        // TRANSLATORS: the page: a true key already used; key is the key's name
+        : place === "tower" ? TT.t("%(key)s: on the tower", key)
+          // TRANSLATORS: the page: a fake key thrown away; key is the key's name
+          : place === "pond" ? TT.t("%(key)s: in the pond", key)
+            // TRANSLATORS: the page: a fake key found; key is its name, player who holds it
+            : TT.t("%(key)s: held by %(player)s", { ...key, player: place.slice(5) });
       const g = svg("g", { class: `space ${colour} ${state} ${i === pawn ? "pawn" : ""}`,
         "data-space": space },
-      svg("title", {}, `${space === "start" ? "start" : space === "recovery" ? "rest" : keyWords(space)}${said}`),
+      svg("title", {}, said),
       svg("circle", { cx: x, cy: y, r: R, fill: place && place !== "forest" ? "#fff" : FILL[colour] || "#fff",
         stroke: FILL[colour] || "#4a5158", "stroke-width": "4",
         "stroke-dasharray": place && place !== "forest" ? "6 4" : null }));
       if (moved.has(space)) g.append(svg("circle", { cx: x, cy: y, r: R + 6, class: "justnow" }));
       if (place === "forest") g.append(keyShape(x, y, colour === "yellow" ? "#14171a" : "#fff"));
       else if (place === undefined || space === "gold") {
-        const text = space === "start" ? "start" : space === "recovery" ? "rest" : space === "gold" ? "gold" : "";
+        // TRANSLATORS: the page: short labels inside the start, recovery and golden key spaces
+        const text = space === "start" ? TT.t("start") : space === "recovery" ? TT.t("rest")
+          : space === "gold" ? TT.t("gold") : "";
         g.append(svg("text", { x, y: y + 5, "text-anchor": "middle", class: "label" }, text));
       } else {
         g.append(svg("text", { x, y: y + 5, "text-anchor": "middle", class: "label away" }, space.split("/")[1]));
@@ -83,18 +114,23 @@
   function keyChips(keys) {
     return keys.length
       ? h("ul", { class: "chips" }, keys.map((k) => h("li", { class: `chip ${k.split("/")[0]}` }, keyWords(k))))
-      : h("p", { class: "muted" }, "none");
+      // TRANSLATORS: the page: no key in this place
+      : h("p", { class: "muted" }, TT.t("none"));
   }
 
   function secret(ctx) {
-    const out = h("p", { id: "mk-secret", class: "muted" }, "Only for parents: which forest keys are fake.");
-    const button = h("button", { type: "button", class: "secondary", id: "mk-reveal" }, "Show the fake keys");
+    // TRANSLATORS: the page, paired phones only: the secret of the game
+    const hint = () => TT.t("Only for parents: which forest keys are fake.");
+    const out = h("p", { id: "mk-secret", class: "muted" }, hint());
+    // TRANSLATORS: the page: a button showing which keys are fake
+    const show = () => TT.t("Show the fake keys");
+    const button = h("button", { type: "button", class: "secondary", id: "mk-reveal" }, show());
     let shown = false;
     button.addEventListener("click", async () => {
       if (shown) {  // hidden again: a child may be looking over a shoulder
         shown = false;
-        out.textContent = "Only for parents: which forest keys are fake.";
-        button.textContent = "Show the fake keys";
+        out.textContent = hint();
+        button.textContent = show();
         return;
       }
       const res = await fetch("/api/reveal", { credentials: "same-origin" });
@@ -102,18 +138,34 @@
       if (!res.ok) { out.textContent = data.error; return; }
       shown = true;
       const fakes = data.state.fake_keys.map(keyWords);
-      out.textContent = `The fake keys: ${fakes.join(", ")}.`;
-      button.textContent = "Hide the fake keys";
+      // TRANSLATORS: the page: the fake keys, shown to a parent; keys are their names
+      out.textContent = TT.t("The fake keys: %(keys)s.", { keys: fakes.join(", ") });
+      // TRANSLATORS: the page: a button hiding the fake keys again
+      button.textContent = TT.t("Hide the fake keys");
     });
     return h("section", { class: "card" }, out, button);
   }
 
+  // The table's dice: where the pawn stands, the dice still to roll and what they show.
+  function pawnLine(v) {
+    const params = { space: spaceWords(v.pawn.space), showing: v.dice.showing.join(" ") };
+    return v.dice.showing.length
+      // TRANSLATORS: the page (table's dice): space is where the pawn is, showing the numbers
+      ? TT.tn("The pawn: %(space)s. %(n)s die to roll, showing %(showing)s.",
+        "The pawn: %(space)s. %(n)s dice to roll, showing %(showing)s.", v.dice.available, params)
+      // TRANSLATORS: the page (table's dice): space is where the pawn is
+      : TT.tn("The pawn: %(space)s. %(n)s die to roll.", "The pawn: %(space)s. %(n)s dice to roll.",
+        v.dice.available, params);
+  }
+
   window.TT.views["magic-keys"] = {
     now(snap) {
-      const who = snap.turn;
+      const who = { player: snap.turn };
       return snap.view.dice_mode === "digital"
-        ? `${who}: press roll, then try the key on the pawn's space in the chest`
-        : `${who}: roll, move the pawn, then try the key on its space in the chest`;
+        // TRANSLATORS: the page: what to do now (the table's dice); player is whose turn it is
+        ? TT.t("%(player)s: press roll, then try the key on the pawn's space in the chest", who)
+        // TRANSLATORS: the page: what to do now (real dice); player is whose turn it is
+        : TT.t("%(player)s: roll, move the pawn, then try the key on its space in the chest", who);
     },
     render(el, snap, ctx) {
       const v = snap.view;
@@ -125,23 +177,34 @@
       seen.movedPawn = seen.pawn !== null && pawn !== seen.pawn;
       seen.keys = { ...tried };
       seen.pawn = pawn;
-      el.append(h("section", { class: "card", id: "mk-track" }, h("h2", {}, "The track"),
+      // TRANSLATORS: the page: a heading
+      el.append(h("section", { class: "card", id: "mk-track" }, h("h2", {}, TT.t("The track")),
         track.length ? trackSvg(track, pawn, tried, moved) : null,
-        h("p", { class: "muted legend" }, "A key shape: the key is still in the forest. A dashed ring: its key is on the tower, held or in the pond."),
-        v.dice_mode === "digital"
-          ? h("p", {}, `Pawn on ${spaceWords(v.pawn.space)}. Dice: ${v.dice.available} to roll` +
-            (v.dice.showing.length ? `, showing ${v.dice.showing.join(" ")}` : ""))
-          : h("p", { class: "muted" }, "Real dice and pawn: the table follows the keys.")));
-      el.append(h("section", { class: "card", id: "mk-tower" }, h("h2", {}, "Hanging on the tower"),
+        // TRANSLATORS: the page: what the drawing's shapes mean
+        h("p", { class: "muted legend" }, TT.t("A key shape: the key is still in the forest. A dashed ring: its key is on the tower, held or in the pond.")),
+        v.dice_mode === "digital" ? h("p", {}, pawnLine(v))
+          // TRANSLATORS: the page: real dice, so the page does not show the pawn
+          : h("p", { class: "muted" }, TT.t("Real dice and pawn: the table follows the keys."))));
+      // TRANSLATORS: the page: a heading over the true keys already used
+      el.append(h("section", { class: "card", id: "mk-tower" }, h("h2", {}, TT.t("Hanging on the tower")),
         keyChips(keysAt(tried, "tower"))));
       const held = (p) => Object.entries(tried).filter(([, at]) => at === `held:${p}`).map(([k]) => k);
-      el.append(h("section", { class: "card", id: "mk-keys" }, h("h2", {}, "Gems and keys"),
+      const gems = (p) => (held(p).length
+        // TRANSLATORS: the page: a player's gems and the fake keys they hold (key names)
+        ? TT.tn("%(n)s gem, holds %(keys)s", "%(n)s gems, holds %(keys)s", v.scores[p],
+          { keys: held(p).map(keyWords).join(", ") })
+        // TRANSLATORS: the page: a player's gems
+        : TT.tn("%(n)s gem", "%(n)s gems", v.scores[p]));
+      // TRANSLATORS: the page: a heading
+      el.append(h("section", { class: "card", id: "mk-keys" }, h("h2", {}, TT.t("Gems and keys")),
         h("dl", { class: "facts" },
-          h("dt", {}, "Gems to win"), h("dd", {}, String(v.gems_required)),
-          h("dt", {}, "Gems in the chest"), h("dd", {}, String(v.chest)),
-          ...snap.players.flatMap((p) => [h("dt", {}, p),
-            h("dd", {}, `${v.scores[p]} gems` + (held(p).length ? `, holds ${held(p).map(keyWords).join(", ")}` : ""))]),
-          h("dt", {}, "In the pond"), h("dd", {}, keysAt(tried, "pond").map(keyWords).join(", ") || "none"))));
+          // TRANSLATORS: the page: how many gems win this game
+          h("dt", {}, TT.t("Gems to win")), h("dd", {}, String(v.gems_required)),
+          // TRANSLATORS: the page: how many gems are left in the chest
+          h("dt", {}, TT.t("Gems in the chest")), h("dd", {}, String(v.chest)),
+          ...snap.players.flatMap((p) => [h("dt", {}, p), h("dd", {}, gems(p))]),
+          // TRANSLATORS: the page: the fake keys thrown into the magic pond
+          h("dt", {}, TT.t("In the pond")), h("dd", {}, keysAt(tried, "pond").map(keyWords).join(", ") || TT.t("none")))));
       if (ctx.paired) el.append(secret(ctx));
     },
   };

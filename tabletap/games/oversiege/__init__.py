@@ -17,30 +17,29 @@ from tabletap.controller.games.spec import (
     later,
     value_of,
 )
-from tabletap.games.oversiege import pieces, selfplay, takeback
+from tabletap.games.oversiege import pieces, selfplay, takeback, words
 
 MAX_PLAYERS = 10  # GROUP PLAY: "games with up to ten players" (rules/setup.py checks it too)
 
 
 GAME = GameSpec(
     name="oversiege",
-    title="Oversiege",
+    title=words.TITLE.msgid,
     piece_prefix="oversiege",
     players=Players(2, MAX_PLAYERS),
     options=(
-        Option("teams", None, "Teams of players who win together (a list of teams); none: "
-               "everyone plays alone."),
-        Option("first_crown_wins", False, "The first player to take a crown wins at once.",
-               (False, True)),
+        Option("teams", None, words.TEAMS_HELP.msgid),
+        Option("first_crown_wins", False, words.FIRST_CROWN_HELP.msgid, (False, True),
+               (words.NO.msgid, words.YES.msgid)),
     ),
-    seating=Seating("each player taps a card of their deck", pieces.seat_of),
+    seating=Seating(words.SEATING.msgid, pieces.seat_of),
     engine=value_of("tabletap.games.oversiege.rules:ENGINE"),
     table=later("tabletap.games.oversiege.table:OversiegeTable"),
     pieces=pieces.pieces,
     put_back=takeback.put_back,
     move_name=takeback.move_name,
-    piece_words=pieces.words,
-    page=Page("view.js", style="view.css", extras=None, hint="deck colours, e.g. red, blue"),
+    piece_words=words.words,
+    page=Page("view.js", style="view.css", extras=None, hint=words.HINT.msgid),
     selfplay=SelfPlay(
         seats=lambda n: [f"p{i + 1}" for i in range(n)],  # seats name decks: lower-case
         policies={"random": selfplay.weighted, "greedy": selfplay.greedy},

@@ -26,7 +26,3 @@ def seat_of(piece: str) -> str | None:
     m = DECK_CARD.match(piece)
     return m.group(1) if m else None
 
-
-def words(parts: list[str]) -> str | None:
-    """`red/battering-ram/1` -> "red battering ram 1": said as written."""
-    return None

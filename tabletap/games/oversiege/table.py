@@ -31,11 +31,15 @@ from tabletap.controller.games.base import (
     PiecePlaced,
     TableInput,
 )
+from tabletap.controller.language.said import Named, Said
 from tabletap.controller.rules.base import Rejection
 from tabletap.games.oversiege.rules import ENGINE, Action, OversiegeEngine, OversiegeState
 from tabletap.games.oversiege.rules.data import ARMAMENTS, PROJECTILES
 from tabletap.games.oversiege.rules.pieces import parse_piece
 from tabletap.games.oversiege.rules.state import HAND_KEPT
+from tabletap.games.oversiege.words import card as named
+from tabletap.games.oversiege.words import first as opening
+from tabletap.games.oversiege.words import msg, msg_n, piece
 
 GESTURE_TIMEOUT = 10.0  # seconds a half-made gesture waits for its next tap
 END_TURN = "end-turn"
@@ -82,13 +86,23 @@ class OversiegeTable(GameTable):
     def expire(self, now: float) -> Rejection | None:
         if self.gesture is None or now - self.gesture.since < self.timeout:
             return None
-        what = self.gesture.card or "the discard"
+        card = self.gesture.card
         self.gesture = None
-        return Rejection(
-            "gesture-timeout",
-            f"No tap came for {what} within {self.timeout:g} seconds; the play is cancelled. "
-            "Tap the card again to start over.",
-        )
+        seconds, n = f"{self.timeout:g}", max(1, round(self.timeout))
+        if card is None:
+            # TRANSLATORS: said when end-turn was held to discard and no card came; seconds is
+            # how long the table waited (n, the same as a whole number)
+            return Rejection("gesture-timeout", msg_n(
+                "No card was tapped to discard within %(seconds)s second; the discard is "
+                "cancelled.", "No card was tapped to discard within %(seconds)s seconds; the "
+                "discard is cancelled.", n, seconds=seconds))
+        # TRANSLATORS: said when a play waited for its next tap in vain; card is the card played
+        # ("stone"), seconds how long the table waited (n, the same as a whole number)
+        return Rejection("gesture-timeout", msg_n(
+            "No tap came for the %(card)s within %(seconds)s second; the play is cancelled. Tap "
+            "the card again to start over.", "No tap came for the %(card)s within %(seconds)s "
+            "seconds; the play is cancelled. Tap the card again to start over.", n,
+            card=_kind_of(card), seconds=seconds))
 
     # -- gestures -------------------------------------------------------------------------------
 
@@ -99,22 +113,25 @@ class OversiegeTable(GameTable):
         if not event.long:
             if gesture is not None:
                 self.gesture = None
-                raise self._cancelled(gesture, "end-turn was pressed")
+                raise self._cancelled(gesture, "pressed")
             return Action("end-turn")
         if gesture is None:
             if not state.over:
                 side = state.sides[state.current]
                 if side.hand <= HAND_KEPT:
-                    raise Rejection(
-                        "keep-two",
-                        f"{state.current} holds {side.hand} cards and must end the turn with "
-                        "two: nothing more can be discarded.",
-                    )
+                    # TRANSLATORS: a refusal of a discard; player is a name, n the cards they
+                    # hold (two or fewer)
+                    raise Rejection("keep-two", msg_n(
+                        "%(player)s holds %(n)s card and must end the turn with two: nothing "
+                        "more can be discarded.", "%(player)s holds %(n)s cards and must end "
+                        "the turn with two: nothing more can be discarded.", side.hand,
+                        player=state.current))
             self.gesture = _Gesture("discard", None, 1, now)
-            return Pending("Tap the card to discard.")
+            # TRANSLATORS: said when end-turn is held: the next card tapped is discarded
+            return Pending(msg("Tap the card to discard."))
         self.gesture = None
         if gesture.kind == "discard":
-            raise self._cancelled(gesture, "end-turn was held again")
+            raise self._cancelled(gesture, "held")
         return Action("discard", gesture.card)
 
     def _tap(self, state: OversiegeState, piece: str, now: float) -> Any:
@@ -134,14 +151,17 @@ class OversiegeTable(GameTable):
         if gesture is not None:
             if not self._fits(state, gesture, piece):
                 self.gesture = None
-                raise self._cancelled(gesture, f"{piece} cannot finish it")
+                raise self._cancelled(gesture, "unfit", piece)
             gesture.targets.append(piece)
             gesture.since = now
             if len(gesture.targets) < gesture.wants:
                 if self._fires_alone(state, gesture):
                     self.gesture = None
                     return Action(gesture.kind, gesture.card, tuple(gesture.targets))
-                return Pending(f"{piece} chosen; tap the second target.")
+                # TRANSLATORS: said when a double's first target is tapped; target is that
+                # card ("blue's tower 1")
+                return Pending(msg("%(target)s is chosen; tap the second target.",
+                                   target=opening(piece)))
             self.gesture = None
             return Action(gesture.kind, gesture.card, tuple(gesture.targets))
         return self._first(state, piece, now)
@@ -155,16 +175,20 @@ class OversiegeTable(GameTable):
             if len(state.sides[state.current].armaments) < 2:
                 return Action("armament", card)
             self.gesture = _Gesture("armament", card, 1, now)
-            return Pending("Two armaments are in play: tap the one this replaces.")
+            # TRANSLATORS: said when a third armament is tapped
+            return Pending(msg("Two armaments are in play: tap the one this replaces."))
         if part in PROJECTILES:
             hits = self.engine.needs_targets(card)
             self.gesture = _Gesture("attack", card, hits, now)
-            return Pending("Tap the target." if hits == 1 else "Tap two targets.")
+            # TRANSLATORS: said when a projectile is tapped; n how many targets it takes
+            return Pending(msg_n("Tap the target.", "Tap %(n)s targets.", hits))
         if part == "rebuild":
             self.gesture = _Gesture("rebuild", card, 1, now)
-            return Pending("Tap the tower or entrance to rebuild.")
+            # TRANSLATORS: said when a rebuild card is tapped
+            return Pending(msg("Tap the tower or entrance to rebuild."))
         self.gesture = _Gesture("key", card, 1, now)
-        return Pending("Tap the chamber to open.")
+        # TRANSLATORS: said when the key is tapped
+        return Pending(msg("Tap the chamber to open."))
 
     def _fires_alone(self, state: OversiegeState, gesture: _Gesture) -> bool:
         """A double whose first target is the only card in its reach fires at once (the
@@ -193,8 +217,30 @@ class OversiegeTable(GameTable):
             return in_play and target.part in ARMAMENTS
         return target.castle
 
-    def _cancelled(self, gesture: _Gesture, why: str) -> Rejection:
-        what = gesture.card or "the discard"
-        return Rejection(
-            "gesture-cancelled", f"The play of {what} is cancelled ({why}). Nothing changed."
-        )
+    def _cancelled(self, gesture: _Gesture, why: str, tapped: str = "") -> Rejection:
+        """A half-made play given up: `why` is "pressed" (end-turn pressed), "held" (end-turn
+        held again) or "unfit" (`tapped` cannot finish it); a whole sentence for each."""
+        return Rejection("gesture-cancelled", _cancelled_said(gesture.card, why, tapped))
+
+
+def _kind_of(card: str) -> Named:
+    """A card played from hand (a gesture's, so a deck card) by its name: "stone"."""
+    return named(card.split("/")[2])
+
+
+def _cancelled_said(card: str | None, why: str, tapped: str) -> Said:
+    if card is None and why == "held":
+        # TRANSLATORS: said when end-turn is held twice in a row
+        return msg("End-turn was held again, so nothing is discarded. Nothing changed.")
+    if card is None:
+        # TRANSLATORS: said when end-turn is pressed while the table waits for a card to discard
+        return msg("End-turn was pressed, so nothing is discarded. Nothing changed.")
+    if why == "unfit":
+        # TRANSLATORS: said when a play is given up; card is the card played ("stone"),
+        # tapped the card tapped after it that cannot finish it ("the red key")
+        return msg("The play of the %(card)s is cancelled: %(tapped)s cannot finish it. Nothing "
+                   "changed.", card=_kind_of(card), tapped=piece(tapped))
+    # TRANSLATORS: said when end-turn is pressed before a play is finished; card is the card
+    # played ("stone")
+    return msg("The play of the %(card)s is cancelled: end-turn was pressed. Nothing changed.",
+               card=_kind_of(card))

@@ -5,6 +5,7 @@
 "use strict";
 (() => {
   const { h } = window.TT;
+  const TT = window.TT;
   const $ = (id) => document.getElementById(id);
   let drawn = "";
 
@@ -17,24 +18,35 @@
     const box = $("results");
     const over = Boolean(snap.game && snap.over);
     const key = JSON.stringify([over, snap.game, snap.players, snap.winners, snap.scores,
-      window.TT.session.paired]);
+      window.TT.session.paired, TT.words.language]);
     if (key === drawn) return;
     drawn = key;
     box.hidden = !over;
     if (!over) { box.replaceChildren(); return; }
     const won = snap.winners;
     const paired = window.TT.session.paired;
+    const title = snap.title ? TT.tg(snap.game, snap.title) : snap.game;
+    let winner;
+    // TRANSLATORS: the results when several players won together; players is a list of names
+    if (won.length > 1) winner = TT.t("%(players)s share the win!", { players: TT.listed(won) });
+    // TRANSLATORS: the results when a game ends; player is the winner's name
+    else if (won.length) winner = TT.t("%(player)s wins!", { player: won[0] });
+    // TRANSLATORS: the results when nobody won
+    else winner = TT.t("Nobody wins.");
     box.replaceChildren(
-      h("h2", {}, `${snap.title || snap.game}: the results`),
-      h("p", { class: "winner", id: "winner" }, won.length > 1
-        ? `${won.join(" and ")} share the win!` : won.length ? `${won[0]} wins!` : "Nobody wins."),
+      // TRANSLATORS: the heading of the results when a game ends; game is its title
+      h("h2", {}, TT.t("%(game)s: the results", { game: title })),
+      h("p", { class: "winner", id: "winner" }, winner),
       h("ol", { class: "ranking", id: "ranking" }, ranked(snap).map((p) => h("li", {
         class: won.includes(p) ? "won" : "", "data-player": p },
       h("span", { class: "swatch", css: { background: window.TT.colourOf(snap, p, snap.players.indexOf(p)) } }),
       h("span", { class: "who" }, p), h("strong", {}, String(snap.scores[p] ?? 0))))),
       paired ? h("button", { type: "button", id: "play-again", onclick: async () => {
         await window.TT.startGame(snap.game, snap.players, snap.options || {});
-      } }, `Play again: ${snap.players.join(", ")}`)
-        : h("p", { class: "muted" }, "Pair this phone to start the next game from here."));
+      } },
+      // TRANSLATORS: the button that starts the same game again; players is a list of names
+      TT.t("Play again: %(players)s", { players: TT.listed(snap.players) }))
+        // TRANSLATORS: on the results of a phone that is not paired
+        : h("p", { class: "muted" }, TT.t("Pair this phone to start the next game from here.")));
   };
 })();

@@ -5,6 +5,7 @@
 "use strict";
 (() => {
   const { h, optionFields } = window.TT;
+  const TT = window.TT;
   const $ = (id) => document.getElementById(id);
   const chosen = { game: null, drawn: "" };
 
@@ -15,10 +16,11 @@
       b.setAttribute("aria-pressed", String(b.dataset.game === name));
     }
     $("start-more").hidden = false;
-    $("start-players").placeholder = game.hint || "ana, ben";
+    $("start-players").placeholder = game.hint ? TT.tg(name, game.hint) : TT.t("ana, ben");
     const fields = optionFields(game);
     $("start-options").hidden = !fields.length;
-    $("start-options").replaceChildren(h("legend", {}, "Options"), ...fields);
+    // TRANSLATORS: the heading of a game's options on the start screen
+    $("start-options").replaceChildren(h("legend", {}, TT.t("Options")), ...fields);
     $("start-players").focus();
   }
 
@@ -42,17 +44,28 @@
     return true;
   };
 
+  // How many may play a game, under its title.
+  function players(g) {
+    const { least, most } = g.players;
+    // TRANSLATORS: under a game's title on the start screen, when exactly n may play
+    if (least === most) return TT.tn("%(n)s player", "%(n)s players", most);
+    // TRANSLATORS: under a game's title on the start screen; least and most are numbers
+    return TT.tn("%(least)s to %(most)s players", "%(least)s to %(most)s players", most, { least, most });
+  }
+
   window.TT.drawStart = (snap) => {
     const games = Object.values(window.TT.games);
-    const key = JSON.stringify([games.map((g) => g.name), window.TT.session.paired]);
+    const key = JSON.stringify([games.map((g) => g.name), window.TT.session.paired,
+      TT.words.language]);
     if (key === chosen.drawn) return;
     chosen.drawn = key;
     const paired = window.TT.session.paired;
     $("start-games").replaceChildren(...games.map((g) => h("button", {
       type: "button", class: "startgame", "data-game": g.name, "aria-pressed": "false",
       disabled: !paired, onclick: () => choose(g.name) },
-    h("strong", {}, g.title), h("small", {}, `${g.players.least} to ${g.players.most} players`))),
-    ...(paired ? [] : [h("p", { class: "muted" }, "Pair this phone (below) to start a game from here.")]));
+    h("strong", {}, TT.tg(g.name, g.title)), h("small", {}, players(g)))),
+    // TRANSLATORS: on the start screen of a phone that is not paired; the pairing is below it
+    ...(paired ? [] : [h("p", { class: "muted" }, TT.t("Pair this phone, below, to start a game from here."))]));
     $("start-more").hidden = true;
     if (snap && chosen.game && paired) choose(chosen.game);
   };

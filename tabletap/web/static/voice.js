@@ -4,11 +4,13 @@
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
+  const TT = window.TT;
 
   async function change(what) {
     const { status, data } = await window.TT.post("/api/voice", { change: what });
     if (status !== 200) { window.TT.toast(data.error); return; }
-    window.TT.toast(what === "repeat" ? `The table says again: ${data.said}` : data.said);
+    // TRANSLATORS: a message on the phone page after "Say again"; said is the table's sentence
+    window.TT.toast(what === "repeat" ? TT.t("The table says again: %(said)s", { said: data.said }) : data.said);
   }
 
   window.TT.drawVoice = (snap) => {
@@ -16,10 +18,20 @@
     const bar = $("voicebar");
     bar.hidden = !(v && window.TT.session.paired);
     if (bar.hidden) return;
-    $("voice-mute").textContent = v.muted ? "Unmute" : "Mute";
+    // TRANSLATORS: a button: the table's voice on again
+    $("voice-mute").textContent = v.muted ? TT.t("Unmute")
+      // TRANSLATORS: a button: the table's voice off
+      : TT.t("Mute");
     $("voice-mute").setAttribute("aria-pressed", String(v.muted));
-    $("voice-level").textContent = v.muted ? "Voice off"
-      : `Voice ${v.level} of ${v.most}${v.bedtime ? " (bedtime: kept low)" : ""}`;
+    const level = { level: v.level, most: v.most };
+    let line;
+    // TRANSLATORS: beside the voice buttons when the voice is muted
+    if (v.muted) line = TT.t("Voice off");
+    // TRANSLATORS: beside the voice buttons at bedtime; level and most are numbers
+    else if (v.bedtime) line = TT.t("Voice %(level)s of %(most)s, kept low for bedtime", level);
+    // TRANSLATORS: beside the voice buttons; level and most are numbers ("Voice 3 of 10")
+    else line = TT.t("Voice %(level)s of %(most)s", level);
+    $("voice-level").textContent = line;
     $("voice-level").dataset.level = String(v.level);
   };
 

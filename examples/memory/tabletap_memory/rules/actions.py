@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tabletap.controller.language.said import Said
 from tabletap.controller.rules.base import JSON, Rejection
+from tabletap_memory.words import msg
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,22 +31,24 @@ def action_to_json(action: Action) -> JSON:
     raise TypeError(f"not a Memory action: {action!r}")
 
 
-def _bad(message: str) -> Rejection:
+def _bad(message: Said) -> Rejection:
     return Rejection("bad-action", message)
 
 
+def _not_a_flip() -> Rejection:
+    # TRANSLATORS: refusal of a move typed by hand that is not a card turned over
+    return _bad(msg("A move in Memory is a card turned over, nothing else."))
+
+
 def action_from_json(data: Any) -> Action:
-    """Raises Rejection `bad-action` naming what is malformed."""
-    if not isinstance(data, dict):
-        raise _bad(f"An action must be a mapping with an \"action\", not {data!r}.")
-    kind = data.get("action")
-    if kind != "flip":
-        raise _bad(f"Memory has no action {kind!r}; it knows only flip, like "
-                   "{action: flip, card: owl/a}.")
-    extra = sorted(map(str, set(data) - {"action", "card"}))
-    if extra:
-        raise _bad(f"A flip has no field {', '.join(map(repr, extra))}; it takes a card.")
+    """Raises Rejection `bad-action`: the only action is a flip with its card, so whatever is
+    malformed the family hears what a move is, in words and without the JSON."""
+    if not isinstance(data, dict) or data.get("action") != "flip":
+        raise _not_a_flip()
+    if set(data) - {"action", "card"}:
+        raise _not_a_flip()
     card = data.get("card")
     if not isinstance(card, str) or not card:
-        raise _bad("A flip needs the card turned over, like \"owl/a\".")
+        # TRANSLATORS: refusal of a card turned over by hand without saying which card
+        raise _bad(msg("Say which card is turned over."))
     return Flip(card)

@@ -1,8 +1,10 @@
 """Memory's decks (decks/<name>.yaml): loaded once, validated, then read by the engine.
 
-A deck is the pictures of its pairs and the words the table says for each. The decks live in
-data files, not in code, so a family whose box has other pictures edits a file, and a broken
-file fails loudly naming the file, the line and the key (tabletap's bounded YAML loader,
+A deck is the pictures of its pairs and the words the table says for each, in every language
+the file spells them (`name: {en: owl, de: Eule}`; a plain string is English only, and English
+is the fallback). Names are not in the game's catalog because they belong to the file: a family
+whose box has other pictures edits the file and names them in its own language. A broken file
+fails loudly naming the file, the line and the key (tabletap's bounded YAML loader,
 controller.loading.yamldoc, as Kingdomino's treasures.yaml is read), never half-loads: the
 engine refuses the game that names it (`bad-deck`).
 """
@@ -14,10 +16,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
-from tabletap.controller.loading.yamldoc import SourceError, load_text, validate
+from tabletap.controller.language.said import Named
+from tabletap.controller.loading.yamldoc import SourceError, YamlDoc, load_text, validate
 
 # A picture's id is one part of a piece id (memory/card/<picture>/<a|b>): lower-case words
 # joined by hyphens, as docs/CONTRACTS.md ("Pieces") spells every part.
@@ -26,6 +30,12 @@ CARD = re.compile(r"^([a-z0-9]+(?:-[a-z0-9]+)*)/([ab])$")
 SIDES = ("a", "b")  # the two cards of a pair
 MAX_PAIRS = 60  # 120 tags: more than any table holds, few enough to enrol in an evening
 DEFAULT = "default"
+ENGLISH = "en"  # the spelling every name must have: said where the family's language has none
+LANGUAGE = re.compile(r"^[a-z]{2,3}(?:[-_][A-Za-z0-9]+)*$")  # a catalog's code: de, pt_BR
+
+# A name as the file spells it: one string (English) or a mapping language -> spelling,
+# checked by `_named` (pydantic's errors for a union would name its members, not the key).
+Spelling = Any
 
 
 class DeckError(ValueError):
@@ -37,12 +47,12 @@ class _Strict(BaseModel):
 
 
 class _Picture(_Strict):
-    name: str = Field(min_length=1, max_length=40)
+    name: Spelling = Field()  # required: a picture the table cannot name cannot be said
 
 
 class _DeckFile(_Strict):
     ours: StrictBool  # true: made up for tabletap, from no rulebook or published box
-    title: str = Field(min_length=1, max_length=80)
+    title: Spelling = Field()
     pictures: dict[str, _Picture]
 
 
@@ -51,9 +61,9 @@ class Deck:
     """One deck: its pictures in the file's order, their words, and the cards they make."""
 
     name: str  # as the `deck` option spells it
-    title: str
+    title: Named  # what the pictures are, per language ("twelve animals and things in the sky")
     ours: bool
-    names: Mapping[str, str]  # picture -> the words the table says ("owl")
+    names: Mapping[str, Named]  # picture -> the words the table says ("owl"), per language
     pictures: tuple[str, ...] = field(init=False)
     cards: tuple[str, ...] = field(init=False)  # owl/a, owl/b, fox/a, ...
 
@@ -66,9 +76,10 @@ class Deck:
     def pairs(self) -> int:
         return len(self.pictures)
 
-    def say(self, picture: str) -> str:
-        """The words for `picture` ("owl"); a picture of no deck is said from its id."""
-        return self.names.get(picture) or picture.replace("-", " ")
+    def say(self, picture: str) -> Named | None:
+        """The words for `picture` ("owl") in every language the file has; None for a picture
+        not in this deck (its id is no word to say: the caller says so without naming it)."""
+        return self.names.get(picture)
 
 
 def parse_deck(text: str, source: str = "default.yaml", name: str = DEFAULT) -> Deck:
@@ -76,27 +87,60 @@ def parse_deck(text: str, source: str = "default.yaml", name: str = DEFAULT) -> 
     try:
         doc = load_text(text, source)
         data = validate(doc, _DeckFile)
+        title = _named(doc, ("title",), data.title, 80)
         if not data.pictures:
             raise doc.error(("pictures",), "a deck needs at least one pair of pictures")
         if len(data.pictures) > MAX_PAIRS:
             raise doc.error(("pictures",), f"{len(data.pictures)} pictures is more than the "
                             f"{MAX_PAIRS} a deck may have")
-        said: dict[str, str] = {}
+        names: dict[str, Named] = {}
         for picture, entry in data.pictures.items():
             if not isinstance(picture, str) or not PICTURE.match(picture):
                 raise doc.error(("pictures", picture), "a picture's id is lower-case words "
                                 "joined by hyphens (it is part of the cards' piece ids)")
-            words = " ".join(entry.name.split())
-            if not words or "/" in words:
-                raise doc.error(("pictures", picture, "name"), "a name is words to say, "
-                                "without a slash")
-            if words in said:
-                raise doc.error(("pictures", picture, "name"), f"{words!r} is already the "
-                                f"name of {said[words]}: the family could not tell them apart")
-            said[words] = picture
+            names[picture] = _named(doc, ("pictures", picture, "name"), entry.name, 40)
+        _check_distinct(doc, names)
     except SourceError as exc:
         raise DeckError(str(exc)) from None
-    return Deck(name, data.title, data.ours, {picture: words for words, picture in said.items()})
+    return Deck(name, title, data.ours, names)
+
+
+def _named(doc: YamlDoc, where: tuple[str, ...], value: Spelling, longest: int) -> Named:
+    """One name of the file as a `Named`, each spelling tidied; SourceError at `where` for a
+    name without English, a language code that is none, or a spelling no voice can say."""
+    if not isinstance(value, str | dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in (
+                value.items() if isinstance(value, dict) else ())):
+        raise doc.error(where, "a name is words (owl) or one spelling per language "
+                        "({en: owl, de: Eule})")
+    spellings = {ENGLISH: value} if isinstance(value, str) else dict(value)
+    if ENGLISH not in spellings:
+        raise doc.error(where, "a name needs its English spelling (en: ...), the one said "
+                        "where the family's language has none")
+    tidy: dict[str, str] = {}
+    for language, spelling in spellings.items():
+        at = where if isinstance(value, str) else (*where, language)
+        if not LANGUAGE.match(language):
+            raise doc.error(at, f"{language!r} is not a language code (de, fr, es, ko, ...)")
+        words = " ".join(spelling.split())
+        if not words or len(words) > longest or "/" in words:
+            raise doc.error(at, f"a name is words to say, 1 to {longest} characters, "
+                            "without a slash")
+        tidy[language] = words
+    return Named.of(tidy, source=doc.path)
+
+
+def _check_distinct(doc: YamlDoc, names: Mapping[str, Named]) -> None:
+    """Two pictures with one name in a language could not be told apart by that family."""
+    seen: dict[tuple[str, str], str] = {}
+    for picture, named in names.items():
+        for language, words in named.names:
+            other = seen.setdefault((language, words.casefold()), picture)
+            if other != picture:
+                at = ("pictures", picture, "name") + (() if len(named.names) == 1
+                                                      else (language,))
+                raise doc.error(at, f"{words!r} is already the name of {other}: the family "
+                                "could not tell them apart")
 
 
 def deck_names() -> tuple[str, ...]:

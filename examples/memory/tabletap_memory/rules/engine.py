@@ -21,25 +21,28 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from tabletap.controller.language.said import ListOf, Named, Said
 from tabletap.controller.rules.base import JSON, Event, Outcome, Rejection, new_outcome
 from tabletap_memory.rules.actions import Action, Flip, action_from_json, action_to_json
 from tabletap_memory.rules.deck import Deck, DeckError, card_parts, deck_names, load_deck
 from tabletap_memory.rules.state import MemoryState, state_from_json, state_to_json
+from tabletap_memory.words import msg, msg_n
 
 MOST_PLAYERS = 6  # the spec declares 1..6; more than six children around one table is a party
 OPTIONS = ("deck",)
 
 
-def _bad(message: str) -> Rejection:
+def _bad(message: Said) -> Rejection:
     return Rejection("bad-setup", message)
 
 
-def _pairs(n: int) -> str:
-    return f"{n} pair" if n == 1 else f"{n} pairs"
+def _one_option() -> Said:
+    # TRANSLATORS: refusal of a game's options that are not Memory's (set in the config)
+    return msg("Memory's only option is the deck: which pictures are in play.")
 
 
-def _and(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+def _picture_of(card: str) -> str:
+    return card.rpartition("/")[0]
 
 
 class MemoryEngine:
@@ -81,31 +84,41 @@ class MemoryEngine:
         seats = self._check_players(players)
         deck = self._check_options(options)
         if setup:
-            raise _bad(f"Memory has no hidden set-up to force (the cards are shuffled by hand),"
-                       f" so setup must be empty, not {setup!r}.")
+            # TRANSLATORS: refusal of a scenario that forces a hidden set-up, which Memory has not
+            raise _bad(msg("Memory has nothing to set up in secret: the cards are shuffled by "
+                           "hand."))
         return MemoryState(seats, deck)
 
     def opening_events(self, state: MemoryState) -> tuple[Event, ...]:
         """What the table says as a game starts (controller.table.session): who begins and how."""
-        return (Event("turn", f"{state.player} begins: tap two cards at a reader, one after "
-                      "the other.", {"player": state.player}),)
+        # TRANSLATORS: said as a game starts; player is the name of who begins, as entered
+        return (Event("turn", msg("%(player)s begins: tap two cards at a reader, one after the "
+                                  "other.", player=state.player), {"player": state.player}),)
 
     def apply(self, state: MemoryState, action: Action) -> Outcome[MemoryState, Action]:
         if action.__class__ is not Flip:
-            raise Rejection("bad-action", f"Memory cannot play {action!r}: turn over a card.")
+            # TRANSLATORS: refusal of something that is not a card turned over
+            raise Rejection("bad-action", msg("Memory cannot play that: turn over a card."))
         if self.is_over(state):
-            raise Rejection("game-over", "Every pair is found: the game is over.")
+            # TRANSLATORS: refusal of a card tapped after the game is over
+            raise Rejection("game-over", msg("Every pair is found: the game is over."))
         deck = self.deck(state.deck)
         card = action.card
         picture = self._picture(deck, state, card)
         player = state.player
         taken = state.taken()
+        name = self._name(deck, picture)
         if picture in taken:
-            raise Rejection("already-taken", f"The {deck.say(picture)} pair is already taken: "
-                            f"{taken[picture]} keeps it. Turn over a card still on the table.")
+            # TRANSLATORS: refusal of a card whose pair was found; picture is its name from the
+            # deck file, player the name of who keeps the pair
+            raise Rejection("already-taken", msg(
+                "The %(picture)s pair is already taken: %(player)s keeps it. Turn over a card "
+                "still on the table.", picture=name, player=taken[picture]))
         if card == state.turned:
-            raise Rejection("same-card", f"That {deck.say(picture)} card is already face up "
-                            "this turn: turn over another card.")
+            # TRANSLATORS: refusal of the card already face up this turn, tapped again; picture
+            # is its name from the deck file
+            raise Rejection("same-card", msg("That %(picture)s card is already face up this "
+                                             "turn: turn over another card.", picture=name))
         first = state.turned
         if first is None:  # the turn's first card
             new = replace(state, turned=card, seen=state.seen | {card})
@@ -210,76 +223,142 @@ class MemoryEngine:
     def _check_players(self, players: Any) -> tuple[str, ...]:
         if not isinstance(players, list | tuple) or not all(
                 isinstance(p, str) and p.strip() for p in players):
-            raise _bad("Players must be a list of names, like [ana, ben].")
+            # TRANSLATORS: refusal of a game whose players are not all names (one left empty)
+            raise _bad(msg("Every player needs a name: the players are a list of names."))
         if not 1 <= len(players) <= MOST_PLAYERS:
-            raise _bad(f"Memory is for 1 to {MOST_PLAYERS} players, not {len(players)}.")
+            # TRANSLATORS: refusal of a game with too few or too many players; most is the
+            # largest number allowed, n how many there were
+            raise _bad(msg("Memory is for 1 to %(most)s players, not %(n)s.", most=MOST_PLAYERS,
+                           n=len(players)))
         if len(set(players)) != len(players):
-            raise _bad("Every player needs a different name.")
+            # TRANSLATORS: refusal of a game where two players have the same name
+            raise _bad(msg("Every player needs a different name."))
         return tuple(players)
 
     def _check_options(self, options: Any) -> str:
         options = {} if options is None else options
-        if not isinstance(options, dict):
-            raise _bad("Options must be a mapping, like {deck: default}.")
-        unknown = sorted(map(str, set(options) - set(OPTIONS)))
-        if unknown:
-            raise _bad(f"Memory has no option {', '.join(map(repr, unknown))}; it knows 'deck'.")
+        if not isinstance(options, dict) or set(options) - set(OPTIONS):
+            raise _bad(_one_option())
         name = options.get("deck", "default")
         known = self.deck_names()
         if not isinstance(name, str) or name not in known:
-            raise _bad(f"Memory has no deck {name!r}; it knows {', '.join(known)}.")
+            # TRANSLATORS: refusal of a deck option naming no deck; deck is the value as the
+            # config spells it, decks the decks there are (as the config spells them)
+            raise _bad(msg("Memory has no deck called %(deck)s; its decks are %(decks)s.",
+                           deck=str(name), decks=ListOf(known)))
         try:
             self.deck(name)
         except DeckError as exc:  # the maker's file, not the family's choice: say where
-            raise Rejection("bad-deck", f"The {name} deck cannot be used: {exc}") from None
+            # TRANSLATORS: refusal of a game whose deck file is broken, for the deck's maker;
+            # deck is the deck's name as the config spells it, why the loader's finding (file,
+            # line, key; in English)
+            raise Rejection("bad-deck", msg("The %(deck)s deck cannot be used: %(why)s",
+                                            deck=name, why=str(exc))) from None
         return name
 
     def _picture(self, deck: Deck, state: MemoryState, card: str) -> str:
         """The picture of `card`, or Rejection `unknown-card` for a card not in this deck."""
         parts = card_parts(card)
         if parts is None:
-            raise Rejection("unknown-card", f"{card!r} is not a Memory card: a card is a "
-                            "picture and a or b, like owl/a.")
+            # TRANSLATORS: refusal of a card typed by hand that is no card of the game
+            raise Rejection("unknown-card", msg("That is not a card of this game: put it back "
+                                                "in the box."))
         if parts[0] not in deck.names:
-            raise Rejection("unknown-card", f"There is no {deck.say(parts[0])} card in the "
-                            f"{state.deck} deck: put that card back in the box.")
+            raise Rejection("unknown-card", self._not_in_deck(parts[0]))
         return parts[0]
+
+    def _not_in_deck(self, picture: str) -> Said:
+        """A card of another deck is named (the sun, with the small deck); one of no deck is
+        not, as its id is no word the family knows."""
+        for other in self.deck_names():
+            try:
+                named = self.deck(other).say(picture)
+            except DeckError:
+                continue
+            if named is not None:
+                # TRANSLATORS: refusal of a card of another deck than the one in play;
+                # picture is its name from the deck file
+                return msg("There is no %(picture)s card in this deck: put that card back in "
+                           "the box.", picture=named)
+        # TRANSLATORS: refusal of a card whose picture is in none of the game's decks
+        return msg("That card is in none of the decks: put it back in the box.")
+
+    @staticmethod
+    def _name(deck: Deck, picture: str) -> Named:
+        """The name of a picture the engine has checked is in `deck`."""
+        named = deck.say(picture)
+        assert named is not None, picture
+        return named
 
     # -- what the table says ----------------------------------------------------------------
 
-    @staticmethod
-    def _flipped(deck: Deck, player: str, card: str) -> Event:
-        picture = card.rpartition("/")[0]
-        return Event("flip", f"{player} turns over the {deck.say(picture)}.",
+    def _flipped(self, deck: Deck, player: str, card: str) -> Event:
+        # TRANSLATORS: said when a card is turned over; player is a name as entered, picture
+        # the card's picture from the deck file
+        return Event("flip", msg("%(player)s turns over the %(picture)s.", player=player,
+                                 picture=self._name(deck, _picture_of(card))),
                      {"player": player, "card": card})
 
     def _pair(self, deck: Deck, new: MemoryState, player: str, card: str) -> tuple[Event, ...]:
-        picture = card.rpartition("/")[0]
+        picture = _picture_of(card)
         kept = new.pairs()[player]
-        again = "" if self.is_over(new) else f" {player} goes again."
+        over = self.is_over(new)
+        text = self._pair_said(self._name(deck, picture), player, kept, over)
         events = [self._flipped(deck, player, card),
-                  Event("pair", f"A pair! {player} keeps the {deck.say(picture)} pair "
-                        f"({_pairs(kept)}).{again}",
-                        {"player": player, "picture": picture, "pairs": kept})]
-        if self.is_over(new):
+                  Event("pair", text, {"player": player, "picture": picture, "pairs": kept})]
+        if over:
             won = self.winners(new)
-            most = new.pairs()[won[0]]
-            if len(new.players) == 1:
-                text = f"Every pair is found: well done, {player}!"
-            elif len(won) == 1:
-                text = f"Every pair is found: {won[0]} wins with {_pairs(most)}!"
-            else:
-                text = (f"Every pair is found: {_and(won)} share the win with {_pairs(most)} "
-                        "each!")
-            events.append(Event("win", text, {"winners": won, "scores": new.pairs()}))
+            events.append(Event("win", self._win_said(new, player, won),
+                                {"winners": won, "scores": new.pairs()}))
         return tuple(events)
+
+    @staticmethod
+    def _pair_said(name: Named, player: str, kept: int, over: bool) -> Said:
+        """A pair kept; while pairs are left, the same player goes again (whose turn it is)."""
+        if over:
+            # TRANSLATORS: said when the last pair is found; player is a name, picture the
+            # pair's picture from the deck file, n how many pairs the player has now
+            return msg_n("A pair! %(player)s keeps the %(picture)s pair (%(n)s pair).",
+                         "A pair! %(player)s keeps the %(picture)s pair (%(n)s pairs).", kept,
+                         player=player, picture=name)
+        # TRANSLATORS: said when a pair is found and the same player goes again; player is a
+        # name, picture the pair's picture from the deck file, n the player's pairs now
+        return msg_n("A pair! %(player)s keeps the %(picture)s pair (%(n)s pair). %(player)s "
+                     "goes again.", "A pair! %(player)s keeps the %(picture)s pair (%(n)s "
+                     "pairs). %(player)s goes again.", kept, player=player, picture=name)
+
+    @staticmethod
+    def _win_said(new: MemoryState, player: str, won: list[str]) -> Said:
+        most = new.pairs()[won[0]]
+        if len(new.players) == 1:
+            # TRANSLATORS: said when a game for one ends; player is the name
+            return msg("Every pair is found: well done, %(player)s!", player=player)
+        if len(won) == 1:
+            # TRANSLATORS: said when the game ends with one winner; player is the name, n the
+            # winner's pairs
+            return msg_n("Every pair is found: %(player)s wins with %(n)s pair!",
+                         "Every pair is found: %(player)s wins with %(n)s pairs!", most,
+                         player=won[0])
+        # TRANSLATORS: said when the game ends in a tie; players is the list of names ("ana and
+        # ben"), n the pairs each of them has
+        return msg_n("Every pair is found: %(players)s share the win with %(n)s pair each!",
+                     "Every pair is found: %(players)s share the win with %(n)s pairs each!",
+                     most, players=ListOf(tuple(won)))
 
     def _miss(self, deck: Deck, new: MemoryState, player: str, first: str, card: str
               ) -> tuple[Event, ...]:
-        one, two = first.rpartition("/")[0], card.rpartition("/")[0]
+        one, two = self._name(deck, _picture_of(first)), self._name(deck, _picture_of(card))
         nxt = new.player
-        turn = f"Try again, {nxt}." if nxt == player else f"It is {nxt}'s turn."
+        if nxt == player:
+            # TRANSLATORS: said after a miss in a game for one: the same player goes on
+            turn = msg("Try again, %(player)s.", player=nxt)
+        else:
+            # TRANSLATORS: said after a miss: whose turn it is now; player is a name as entered
+            turn = msg("It is %(player)s's turn.", player=nxt)
         return (self._flipped(deck, player, card),
-                Event("miss", f"No pair: turn the {deck.say(one)} and the {deck.say(two)} "
-                      "face down again.", {"player": player, "cards": [first, card]}),
+                # TRANSLATORS: said after two different pictures; first and second are the two
+                # cards' pictures from the deck file
+                Event("miss", msg("No pair: turn the %(first)s and the %(second)s face down "
+                                  "again.", first=one, second=two),
+                      {"player": player, "cards": [first, card]}),
                 Event("turn", turn, {"player": nxt}))

@@ -7,10 +7,14 @@ journal entry and the same act at the table get the same answer.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, fields
 from typing import Any
 
 from tabletap.controller.rules.base import JSON, Rejection
+from tabletap.games.key_to_the_kingdom.words import msg
+
+log = logging.getLogger("tabletap.games.key_to_the_kingdom")
 
 
 @dataclass(frozen=True)
@@ -151,7 +155,13 @@ def action_to_json(action: Action) -> JSON:
 
 
 def _bad(message: str) -> Rejection:
-    return Rejection("bad-action", message)
+    """A hand-entered action (the console's or the page's `do:`) the game cannot read: said
+    to the family as one sentence of the catalog; what exactly is wrong goes to the log."""
+    log.info("a Key to the Kingdom action refused: %s", message)
+    # TRANSLATORS: refused: a move typed at the console or sent by the page that the game
+    # cannot read (a word misspelt, a part missing)
+    return Rejection("bad-action", msg("The table cannot read that move; check how it is "
+                                       "written and send it again."))
 
 
 def _field(kind: str, name: str, value: Any, want: type[Any]) -> Any:
@@ -182,8 +192,9 @@ def action_from_json(data: Any) -> Action:
     kind = data.get("action")
     cls = NAMES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise _bad(f"Key to the Kingdom has no action {kind!r}; it knows "
-                   f"{', '.join(NAMES)}.")
+        log.info("Key to the Kingdom has no action %r; it knows %s", kind, ", ".join(NAMES))
+        # TRANSLATORS: refused: a move typed or sent that the game does not have
+        raise Rejection("bad-action", msg("Key to the Kingdom has no such move."))
     names = {f.name: f for f in fields(cls)}
     extra = sorted(set(data) - set(names) - {"action"})
     if extra:

@@ -10,10 +10,10 @@ from typing import Any
 
 from tabletap.controller.rules.base import JSON, Event, Outcome
 from tabletap.games.key_to_the_kingdom.rules import actions as act
-from tabletap.games.key_to_the_kingdom.rules import board, legal
+from tabletap.games.key_to_the_kingdom.rules import board, legal, named
 from tabletap.games.key_to_the_kingdom.rules.actions import Action
 from tabletap.games.key_to_the_kingdom.rules.pack import MAGIC_ITEMS
-from tabletap.games.key_to_the_kingdom.rules.play import WHAT_NOW, apply_action
+from tabletap.games.key_to_the_kingdom.rules.play import apply_action, waiting_for
 from tabletap.games.key_to_the_kingdom.rules.setup import new_state
 from tabletap.games.key_to_the_kingdom.rules.state import (
     MAGIC_PREFIX,
@@ -23,6 +23,7 @@ from tabletap.games.key_to_the_kingdom.rules.state import (
     state_from_json,
     state_to_json,
 )
+from tabletap.games.key_to_the_kingdom.words import msg
 
 
 class KttkEngine:
@@ -33,11 +34,23 @@ class KttkEngine:
 
     def opening_events(self, state: KttkState) -> tuple[Event, ...]:
         pack = state.pack
-        note = " (tabletap's stand-in content)" if pack.stand_in else ""
-        first = (f"{state.current} takes the first turn." if state.phase == Phase.TURN else
-                 "Each hero rolls their die; the highest roll takes the first turn.")
-        return (Event("setup", f"Key to the Kingdom with the {pack.name} pack{note}: "
-                      f"{', '.join(state.players)}. {first}"),)
+        heroes = named.heroes(pack, state.players)
+        if state.phase == Phase.TURN:
+            # TRANSLATORS: the game starts; player is the hero whose turn it is
+            first = msg("%(player)s takes the first turn.", player=named.hero(pack, state.current))
+        else:
+            # TRANSLATORS: the game starts with a roll of every hero
+            first = msg("Each hero rolls their die; the highest roll takes the first turn.")
+        if pack.stand_in:
+            # TRANSLATORS: the game starts; heroes are the heroes playing, first the sentence
+            # saying who begins; the content is the program's own, not the printed game's
+            said = msg("Key to the Kingdom, with tabletap's stand-in content: %(heroes)s. "
+                       "%(first)s", heroes=heroes, first=first)
+        else:
+            # TRANSLATORS: as above; pack is the content pack's name, as its maker wrote it
+            said = msg("Key to the Kingdom with the %(pack)s pack: %(heroes)s. %(first)s",
+                       pack=pack.name, heroes=heroes, first=first)
+        return (Event("setup", said),)
 
     def apply(self, state: KttkState, action: Action) -> Outcome[KttkState, Action]:
         new, resolved, events = apply_action(state, action)
@@ -92,7 +105,7 @@ class KttkEngine:
             "turn": self.current_player(state),
             "turn_number": state.turn_number,
             "phase": state.phase.value,
-            "waiting_for": WHAT_NOW.get(state.phase, ""),
+            "waiting_for": waiting_for(state.phase).msgid,  # the page says it (TT.t)
             "ask": {} if state.ask is None else state.ask.to_json(effects=False),
             "roll": None if roll is None else {
                 "purpose": roll.purpose.value, "die": roll.die, "value": roll.value,

@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from tabletap.controller.language.said import Named
 from tabletap.controller.loading.bounded import LimitError, decode_utf8
 from tabletap.controller.loading.yamldoc import SourceError, YamlDoc, load_text, validate
 
@@ -37,6 +38,9 @@ EFFECTS: tuple[str, ...] = (
 FILES: tuple[str, ...] = ("pack.yaml", "board.yaml", "atlas.yaml", "events.yaml")
 MAX_FILE_BYTES = 512 * 1024  # a pack is a few pages of text; anything bigger is a mistake
 DEFAULT_PACK = "default"
+# a name in a data file: English only ("sword"), or one spelling per language ({en: sword, de:
+# Schwert}); English is the fallback, so it is required
+Words = str | dict[str, str]
 
 
 class PackError(ValueError):
@@ -67,11 +71,13 @@ class _Keys(_Strict):
 
 class _Item(_Strict):
     status: Status
+    names: Words | None = None
     value: int = Field(ge=1, le=9)
 
 
 class _Magic(_Strict):
     status: Status
+    names: Words | None = None
     values: list[int] = Field(min_length=1, max_length=4)
 
 
@@ -89,6 +95,7 @@ class _Power(_Strict):
 
 class _Hero(_Strict):
     status: Status
+    names: Words | None = None
     text: str
     power: _Power = _Power()
 
@@ -114,6 +121,7 @@ class _Flap(_Strict):
 
 class _Land(_Strict):
     status: Status
+    names: Words | None = None
     spaces: dict[str, Any] = Field(min_length=1)
 
 
@@ -148,6 +156,7 @@ class _Leave(_Strict):
 
 class _Adventure(_Strict):
     status: Status
+    names: Words | None = None
     kind: Literal["key", "minor"]
     start: str
     colour: Literal["red", "green", "blue"] | None = None
@@ -167,12 +176,13 @@ class _Whirlpool(_Strict):
 
 class _Token(_Strict):
     name: str
+    names: Words | None = None
     target: int = Field(ge=0, le=30)
     item: str | None = None
 
 
 class _Section(_Strict):
-    name: str
+    name: Words
     tokens: list[_Token] = Field(min_length=1, max_length=9)
 
 
@@ -190,8 +200,9 @@ class _AtlasFile(_Strict):
 class _Card(_Strict):
     status: Status
     name: str
+    names: Words | None = None
     kind: Literal["companion", "magic", "encounter"]
-    text: str = ""
+    text: Words = ""
     bonus: int = Field(0, ge=0, le=5)
     item: str | None = None
     effects: list[Any] = []
@@ -309,6 +320,17 @@ class Pack:
     companions: dict[str, int]  # companion name -> its card number
     status: dict[str, str] = field(default_factory=dict)
     lines: dict[str, tuple[str, int | None]] = field(default_factory=dict)  # key -> (file, line)
+    # what people hear, per language: "items.sword", "magic.<id>", "heroes.<id>", "lands.<id>",
+    # "adventures.<id>", "tokens.<id>", "sections.<n>", "cards.<n>", "texts.<n>" (from 1)
+    names: dict[str, Named] = field(default_factory=dict)
+
+    def named(self, key: str) -> Named:
+        """An entry's name in every language the pack gives; the id in words if it has none
+        (a pack made before names were translated still plays, in English)."""
+        found = self.names.get(key)
+        if found is not None:
+            return found
+        return Named.of(key.split(".", 1)[-1].replace("-", " "), source=self.ref)
 
     def token(self, name: str) -> Token:
         return next(t for _, tokens in self.sections for t in tokens if t.name == name)
@@ -378,6 +400,18 @@ class _Builder:
 
     def note(self, key: str, file: str, loc: tuple[Any, ...]) -> None:
         self.lines[key] = (self.docs[file].path, self.docs[file].line_of(loc))
+
+    def named(self, file: str, loc: tuple[Any, ...], value: Any, fallback: str) -> Named:
+        """A name of the data file (`Named`), the id in words when it gives none; a spelling
+        per language needs its English (the fallback the table says in any other language)."""
+        source = self.docs[file].path
+        if value is None:
+            return Named.of(fallback.replace("-", " "), source=source)
+        try:
+            return Named.of(value, source=source)
+        except ValueError:
+            raise self.fail(file, loc, "a name per language needs its English spelling (en:), "
+                            "which any language without its own spelling says") from None
 
     def space_entry(self, file: str, loc: tuple[Any, ...], sid: str, land: str,
                     raw: Any) -> Space:
@@ -469,6 +503,11 @@ def parse_pack(docs: dict[str, YamlDoc], ref: str) -> Pack:
     for name in list(top.items) + list(top.magic):
         section = "items" if name in top.items else "magic"
         b.note(f"{section}.{name}", "pack.yaml", (section, name))
+    names: dict[str, Named] = {}
+    for section in ("items", "magic", "heroes"):
+        for key, entry in getattr(top, section).items():
+            names[f"{section}.{key}"] = b.named("pack.yaml", (section, key, "names"),
+                                                entry.names, key)
     status.update({f"items.{k}": v.status for k, v in top.items.items()})
     status.update({f"magic.{k}": v.status for k, v in top.magic.items()})
     status.update({f"heroes.{k}": v.status for k, v in top.heroes.items()})
@@ -478,6 +517,8 @@ def parse_pack(docs: dict[str, YamlDoc], ref: str) -> Pack:
     lands: dict[str, tuple[str, ...]] = {}
     for land, entry in board.lands.items():
         status[f"lands.{land}"] = entry.status
+        names[f"lands.{land}"] = b.named("board.yaml", ("lands", land, "names"), entry.names,
+                                         land)
         b.note(f"lands.{land}", "board.yaml", ("lands", land))
         for sid, raw in entry.spaces.items():
             loc = ("lands", land, "spaces", sid)
@@ -566,6 +607,7 @@ def parse_pack(docs: dict[str, YamlDoc], ref: str) -> Pack:
 
     for aid, adv in atlas.adventures.items():
         loc = ("adventures", aid)
+        names[f"adventures.{aid}"] = b.named("atlas.yaml", loc + ("names",), adv.names, aid)
         start = claim("adventures", aid, "start", adv.start, "adventure", adventure_at, adv)
         if adv.kind == "key":
             if adv.colour is None:
@@ -623,10 +665,16 @@ def parse_pack(docs: dict[str, YamlDoc], ref: str) -> Pack:
                 raise b.fail("atlas.yaml", ("castle", "sections", i, "tokens", j, "name"),
                              f"token {tok.name!r} is named twice")
             seen_tokens.add(tok.name)
+            names[f"tokens.{tok.name}"] = b.named(
+                "atlas.yaml", ("castle", "sections", i, "tokens", j, "names"), tok.names,
+                tok.name)
             if tok.item is not None and tok.item not in item_names:
                 raise b.fail("atlas.yaml", ("castle", "sections", i, "tokens", j, "item"),
                              f"no item called {tok.item!r}")
-        sections.append((sec.name, tuple(Token(t.name, t.target, t.item) for t in sec.tokens)))
+        said = b.named("atlas.yaml", ("castle", "sections", i, "name"), sec.name, "")
+        names[f"sections.{i + 1}"] = said
+        sections.append((said.english(),
+                         tuple(Token(t.name, t.target, t.item) for t in sec.tokens)))
     status["castle"] = atlas.castle.status
     b.note("castle", "atlas.yaml", ("castle",))
     b.note("cards", "events.yaml", ("cards",))
@@ -654,7 +702,11 @@ def parse_pack(docs: dict[str, YamlDoc], ref: str) -> Pack:
         elif card.item or card.bonus:
             raise b.fail("events.yaml", loc, "an encounter has only effects")
         effects = _effects(b, "events.yaml", loc + ("effects",), card.effects, pack_names)
-        cards.append(Card(n, card.name, card.kind, card.text, card.bonus, card.item, effects))
+        names[f"cards.{n}"] = b.named("events.yaml", loc + ("names",), card.names, card.name)
+        text = b.named("events.yaml", loc + ("text",), card.text, "")
+        names[f"texts.{n}"] = text
+        cards.append(Card(n, card.name, card.kind, text.english(), card.bonus, card.item,
+                          effects))
 
     return Pack(
         ref=ref, name=top.name, title=top.title, stand_in=top.stand_in,
@@ -671,7 +723,7 @@ def parse_pack(docs: dict[str, YamlDoc], ref: str) -> Pack:
         neighbours={k: tuple(v) for k, v in links.items()}, courtyard=tuple(courtyard),
         adventures=adventures, adventure_at=adventure_at, whirlpools=whirlpools,
         whirlpool_at=whirlpool_at, sections=tuple(sections), cards=tuple(cards),
-        companions=companions, status=status, lines=b.lines,
+        companions=companions, status=status, lines=b.lines, names=names,
     )
 
 

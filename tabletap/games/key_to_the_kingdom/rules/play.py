@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from tabletap.controller.language.said import ListOf, Said
 from tabletap.controller.rules.base import Event, Rejection, chance
-from tabletap.games.key_to_the_kingdom.rules import actions as act
-from tabletap.games.key_to_the_kingdom.rules import board
+from tabletap.games.key_to_the_kingdom.rules import board, named
 from tabletap.games.key_to_the_kingdom.rules.actions import (
     Action,
     Assign,
@@ -35,7 +35,7 @@ from tabletap.games.key_to_the_kingdom.rules.actions import (
     TakeMagic,
     Use,
 )
-from tabletap.games.key_to_the_kingdom.rules.pack import MAGIC_ITEMS, Effect
+from tabletap.games.key_to_the_kingdom.rules.pack import MAGIC_ITEMS, Effect, Pack
 from tabletap.games.key_to_the_kingdom.rules.state import (
     COMPANION_PREFIX,
     MAGIC_PREFIX,
@@ -56,66 +56,60 @@ from tabletap.games.key_to_the_kingdom.rules.state import (
     SweepAsk,
     Task,
 )
+from tabletap.games.key_to_the_kingdom.words import msg, msg_n
 
 ROLL_PHASES = (Phase.ADVENTURE, Phase.CASTLE, Phase.CHALLENGE)
 ROLLING = (Phase.FIRST_ROLL, Phase.TURN, *ROLL_PHASES)  # the phases a Roll is taken in
 PURPOSE = {Phase.TURN: Purpose.MOVE, Phase.ADVENTURE: Purpose.ADVENTURE,
            Phase.CASTLE: Purpose.CASTLE, Phase.CHALLENGE: Purpose.CHALLENGE}
 WHAT_NOW = {
-    Phase.FIRST_ROLL: "each hero rolls their die to see who goes first",
-    Phase.TURN: "the hero whose turn it is rolls to move or takes a heroic nap",
-    Phase.ROLL: "the roll may be changed with an item, then the move or the step is taken",
-    Phase.ADVENTURE: "the hero on the adventure rolls for the next step (or takes a shortcut)",
-    Phase.CASTLE: "the hero in the castle rolls against the Demon King's token",
-    Phase.CHALLENGE: "the hero rolls against the target",
-    Phase.REFRESH: "the hero chooses the items to refresh",
-    Phase.EXHAUST: "the hero chooses the items to exhaust",
-    Phase.EVENT: "the top event card is drawn and tapped",
-    Phase.DEMON_DIE: "the Demon die goes to a hero who does not have it",
-    Phase.MAGIC: "the hero chooses a magic item from the supply",
-    Phase.STEAL: "the hero chooses another hero's item to steal",
-    Phase.SWEEP: "the hero chooses who the whirlpool sweeps away",
-    Phase.KEY: "the hero takes a key piece from the pile",
-    Phase.COURTYARD: "the hero chooses a free space in the courtyard",
-    Phase.OVER: "nothing: the game is over",
+    # TRANSLATORS: what the table waits for (after "now"): the first rolls of the game
+    Phase.FIRST_ROLL: msg("each hero rolls their die to see who goes first"),
+    # TRANSLATORS: what the table waits for: the start of a turn
+    Phase.TURN: msg("the hero whose turn it is rolls to move or takes a heroic nap"),
+    # TRANSLATORS: what the table waits for: a roll was made and may still be changed
+    Phase.ROLL: msg("the roll may be changed with an item, then the move or the step is taken"),
+    # TRANSLATORS: what the table waits for: a key adventure's next step
+    Phase.ADVENTURE: msg("the hero on the adventure rolls for the next step (or takes a "
+                         "shortcut)"),
+    # TRANSLATORS: what the table waits for: a fight in the Demon King's castle
+    Phase.CASTLE: msg("the hero in the castle rolls against the Demon King's token"),
+    # TRANSLATORS: what the table waits for: a roll against a number (a minor adventure, a card)
+    Phase.CHALLENGE: msg("the hero rolls against the target"),
+    # TRANSLATORS: what the table waits for: items to refresh (turn back up)
+    Phase.REFRESH: msg("the hero chooses the items to refresh"),
+    # TRANSLATORS: what the table waits for: items to exhaust (turn over)
+    Phase.EXHAUST: msg("the hero chooses the items to exhaust"),
+    # TRANSLATORS: what the table waits for: an event card from the deck
+    Phase.EVENT: msg("the top event card is drawn and tapped"),
+    # TRANSLATORS: what the table waits for: the Demon die handed to a hero
+    Phase.DEMON_DIE: msg("the Demon die goes to a hero who does not have it"),
+    # TRANSLATORS: what the table waits for: a magic item chosen
+    Phase.MAGIC: msg("the hero chooses a magic item from the supply"),
+    # TRANSLATORS: what the table waits for: an item to steal
+    Phase.STEAL: msg("the hero chooses another hero's item to steal"),
+    # TRANSLATORS: what the table waits for: who a whirlpool takes
+    Phase.SWEEP: msg("the hero chooses who the whirlpool sweeps away"),
+    # TRANSLATORS: what the table waits for: a key piece taken from its pile
+    Phase.KEY: msg("the hero takes a key piece from the pile"),
+    # TRANSLATORS: what the table waits for: a courtyard space chosen
+    Phase.COURTYARD: msg("the hero chooses a free space in the courtyard"),
+    # TRANSLATORS: what the table waits for: nothing, the game is over
+    Phase.OVER: msg("nothing: the game is over"),
 }
 
 
-def _is(name: str) -> str:
-    """"the coffee beans are", "the bee cannon is"."""
-    return "are" if name.endswith("s") else "is"
+def waiting_for(phase: Phase) -> Said:
+    return WHAT_NOW.get(phase, WHAT_NOW[Phase.OVER])
 
 
-def reject(code: str, message: str) -> Rejection:
+def reject(code: str, message: Said) -> Rejection:
     return Rejection(code, message)
 
 
-def nice(name: str) -> str:
-    return name.replace("-", " ")
-
-
-def words(item: str) -> str:
-    """An item as the play-by-play and the voice say it: `knight/sword` -> "knight's sword",
-    `magic/bee-cannon` -> "the bee cannon", `event/7` -> "companion card 7"."""
-    head, _, tail = item.partition("/")
-    if head == "magic":
-        return f"the {nice(tail)}"
-    if head == "event":
-        return f"companion card {tail}"
-    return f"{head}'s {nice(tail)}" if tail else item
-
-
-def items_word(count: int) -> str:
-    """"1 item", "2 items": the voice reads "item(s)" badly."""
-    return f"{count} item" if count == 1 else f"{count} items"
-
-
-def _them(count: int) -> str:
-    return "it" if count == 1 else "them"
-
-
-def listed(items: list[str] | tuple[str, ...]) -> str:
-    return ", ".join(words(i) for i in items)
+def words(pack: Pack, item: str) -> Said:
+    """An item as the play-by-play and the voice say it (named.item)."""
+    return named.item(pack, item)
 
 
 class Play:
@@ -129,8 +123,17 @@ class Play:
     def set(self, **changes: Any) -> None:
         self.st = self.st.replaced(**changes)
 
-    def say(self, kind: str, text: str, **data: Any) -> None:
+    def say(self, kind: str, text: Said, **data: Any) -> None:
         self.events.append(Event(kind, text, data))
+
+    def hero(self, name: str | None) -> Any:
+        return named.hero(self.pack, name)
+
+    def space(self, sid: str) -> Any:
+        return named.space(self.pack, sid)
+
+    def items(self, ids: Any) -> Any:
+        return named.items(self.pack, ids)
 
     def put_item(self, item: str, owner: str | None, exhausted: bool) -> None:
         items = dict(self.st.items)
@@ -172,7 +175,9 @@ class Play:
             if self.st.in_courtyard(hero):  # swept to the courtyard meanwhile: it's moot
                 return
             self.place(hero, task.space)
-            self.say("move", f"{hero} goes to {task.space}.", hero=hero, space=task.space)
+            # TRANSLATORS: a hero leaves an adventure for a space; hero is the hero, space a space
+            self.say("move", msg("%(hero)s goes to %(space)s.", hero=self.hero(hero),
+                                 space=self.space(task.space)), hero=hero, space=task.space)
             self.activate(hero, task.space)
         elif isinstance(task, EffectTask):
             self.effect(hero, task.effect, task.source)
@@ -186,9 +191,16 @@ class Play:
         player = self.st.players[nxt]
         self.set(turn=nxt, turn_number=self.st.turn_number + 1, phase=Phase.TURN, ask=None,
                  roll=None, todo=())
-        where = ("in the courtyard" if self.st.in_courtyard(player)
-                 else f"on {self.st.positions[player]}")
-        self.say("turn", f"{player}'s turn ({where}).", player=player)
+        if self.st.in_courtyard(player):
+            # TRANSLATORS: after every turn: whose turn it is; player is the hero, who is in the
+            # Demon King's courtyard
+            said = msg("%(player)s's turn, in the courtyard.", player=self.hero(player))
+        else:
+            # TRANSLATORS: after every turn: whose turn it is; player is the hero, space where
+            # their figure stands
+            said = msg("%(player)s's turn, on %(space)s.", player=self.hero(player),
+                       space=self.space(self.st.positions[player]))
+        self.say("turn", said, player=player)
 
     # -- spaces ---------------------------------------------------------------------------------
 
@@ -208,18 +220,25 @@ class Play:
         elif sp.kind == "whirlpool":
             self.enter_whirlpool(hero, self.pack.whirlpool_at[space])
         elif sp.kind == "boring":
-            self.say("boring", f"{space}: nothing happens. Really. Totally dull.", space=space)
+            # TRANSLATORS: a hero lands on an empty space; space is the space (a joke of the game)
+            self.say("boring", msg("%(space)s: nothing happens. Really. Totally dull.",
+                                   space=self.space(space)), space=space)
 
     def offer_refresh(self, hero: str, count: int) -> None:
         tired = self.st.exhausted(hero)
         if not tired:
-            self.say("refresh", f"{hero} has no exhausted item to refresh.", hero=hero)
+            # TRANSLATORS: a refresh space, but the hero's items are all ready; hero is the hero
+            self.say("refresh", msg("%(hero)s has no exhausted item to refresh.",
+                                    hero=self.hero(hero)), hero=hero)
         elif len(tired) <= count:
             self.refresh_items(hero, tired)
         else:
             self.decide(Phase.REFRESH, CountAsk(hero, count))
-            self.say("ask", f"{hero} may refresh up to {items_word(count)}: tap "
-                     f"{_them(count)}, then press end-turn.", hero=hero, count=count)
+            # TRANSLATORS: hero is the hero; n how many items they may refresh (turn back up)
+            self.say("ask", msg_n("%(hero)s may refresh up to 1 item: tap it, then press "
+                                  "end-turn.", "%(hero)s may refresh up to %(n)s items: tap "
+                                  "them, then press end-turn.", count, hero=self.hero(hero)),
+                     hero=hero, count=count)
 
     def refresh_items(self, hero: str, items: list[str] | tuple[str, ...]) -> None:
         new = dict(self.st.items)
@@ -227,8 +246,9 @@ class Play:
             new[item] = (hero, False)
         self.set(items=new)
         if items:
-            self.say("refresh", f"{hero} refreshes {listed(items)}.", hero=hero,
-                     items=list(items))
+            # TRANSLATORS: hero is the hero; items the items turned back up ("the sword, the axe")
+            self.say("refresh", msg("%(hero)s refreshes %(items)s.", hero=self.hero(hero),
+                                    items=self.items(items)), hero=hero, items=list(items))
 
     def offer_exhaust(self, hero: str, count: int) -> None:
         ready = self.st.available(hero)
@@ -236,8 +256,10 @@ class Play:
             self.exhaust_items(hero, ready)
         else:
             self.decide(Phase.EXHAUST, CountAsk(hero, count))
-            self.say("ask", f"{hero} must exhaust {items_word(count)}: tap {_them(count)}.",
-                     hero=hero)
+            # TRANSLATORS: hero is the hero; n how many items they must exhaust (turn over)
+            self.say("ask", msg_n("%(hero)s must exhaust 1 item: tap it.",
+                                  "%(hero)s must exhaust %(n)s items: tap them.", count,
+                                  hero=self.hero(hero)), hero=hero)
 
     def exhaust_items(self, hero: str, items: list[str] | tuple[str, ...]) -> None:
         new = dict(self.st.items)
@@ -245,24 +267,31 @@ class Play:
             new[item] = (new[item][0], True)
         self.set(items=new)
         if items:
-            self.say("exhaust", f"{hero} exhausts {listed(items)}.", hero=hero,
-                     items=list(items))
+            # TRANSLATORS: hero is the hero; items the items turned over as used
+            self.say("exhaust", msg("%(hero)s exhausts %(items)s.", hero=self.hero(hero),
+                                    items=self.items(items)), hero=hero, items=list(items))
         else:
-            self.say("exhaust", f"{hero} has no available item to exhaust.", hero=hero)
+            # TRANSLATORS: hero is the hero, whose items are all exhausted already
+            self.say("exhaust", msg("%(hero)s has no available item to exhaust.",
+                                    hero=self.hero(hero)), hero=hero)
 
     def event_space(self, hero: str) -> None:
         if not self.st.deck:
             # "If the event deck is empty, first shuffle the discard pile."
             self.set(deck=self.shuffled(self.st.discard), discard=())
-            self.say("reshuffle", "The event deck is empty: the discard pile is shuffled.")
+            # TRANSLATORS: the event card deck ran out
+            self.say("reshuffle", msg("The event deck is empty: the discard pile is shuffled."))
         if not self.st.deck:
-            self.say("event", "Every event card is kept as a companion: nothing to draw.")
+            # TRANSLATORS: no event card is left to draw: heroes keep them all as companions
+            self.say("event", msg("Every event card is kept as a companion: nothing to draw."))
             return
         if self.st.digital_events:
             self.resolve_card(hero, self.st.deck[0])
         else:
             self.decide(Phase.EVENT, Ask(hero))
-            self.say("ask", f"{hero}: draw the top event card and tap it.", hero=hero)
+            # TRANSLATORS: hero is the hero who draws a card from the printed deck
+            self.say("ask", msg("%(hero)s: draw the top event card and tap it.",
+                                hero=self.hero(hero)), hero=hero)
 
     def shuffled(self, cards: tuple[int, ...]) -> tuple[int, ...]:
         if not self.st.digital_events:
@@ -276,13 +305,18 @@ class Play:
     def resolve_card(self, hero: str, n: int) -> None:
         card = self.pack.card(n)
         self.set(deck=tuple(c for c in self.st.deck if c != n))
-        self.say("event", f"{hero} draws event {n}, {nice(card.name)}: {card.text}",
+        # TRANSLATORS: hero is the hero; card the event card's name; text what the card says
+        self.say("event", msg("%(hero)s draws %(card)s: %(text)s", hero=self.hero(hero),
+                              card=named.card(self.pack, n), text=named.card_text(self.pack, n)),
                  hero=hero, card=n, name=card.name)
         if card.kind == "companion":
             comps = dict(self.st.companions)
             comps[hero] = comps[hero] + (n,)
             self.set(companions=comps)
-            self.say("companion", f"{nice(card.name)} joins {hero}.", hero=hero, card=n)
+            # TRANSLATORS: a companion card stays with the hero; companion is its name
+            self.say("companion", msg("%(companion)s joins %(hero)s.",
+                                      companion=named.card(self.pack, n), hero=self.hero(hero)),
+                     hero=hero, card=n)
             return
         self.set(discard=self.st.discard + (n,))
         if card.kind == "magic":
@@ -296,17 +330,25 @@ class Play:
             self.assign(who[0])
         else:
             self.decide(Phase.DEMON_DIE)
-            self.say("ask", "Give the Demon die to a hero who does not have it: tap the die, "
-                     "then their figure.", heroes=who)
+            # TRANSLATORS: the Demon die must go to another hero; tap = put on the reader
+            self.say("ask", msg("Give the Demon die to a hero who does not have it: tap the "
+                                "die, then their figure."), heroes=who)
 
     def assign(self, hero: str) -> None:
         """'The hero assigned the Demon die places their hero die on the Demon King's throne
         and will not get it back until the Demon die is assigned to another hero.'"""
         before = self.st.demon
         self.set(demon=hero)
-        back = f" {before} gets their own die back." if before else ""
-        self.say("demon-die", f"The Demon die goes to {hero}; {hero}'s die goes to the "
-                 f"throne.{back}", hero=hero, previous=before)
+        if before:
+            # TRANSLATORS: hero receives the Demon die; previous is the hero who had it
+            said = msg("The Demon die goes to %(hero)s, whose own die goes to the throne. "
+                       "%(previous)s gets their own die back.", hero=self.hero(hero),
+                       previous=self.hero(before))
+        else:
+            # TRANSLATORS: hero receives the Demon die; their own die goes on the throne
+            said = msg("The Demon die goes to %(hero)s, whose own die goes to the throne.",
+                       hero=self.hero(hero))
+        self.say("demon-die", said, hero=hero, previous=before)
 
     def supply(self) -> list[str]:
         return [m for m in MAGIC_ITEMS if self.st.items[MAGIC_PREFIX + m][0] is None]
@@ -316,17 +358,28 @@ class Play:
         if which != "any":
             left = [m for m in left if m == which]
         if not left:
-            what = "No magic item is" if which == "any" else f"The {nice(which)} {_is(which)} not"
-            self.say("magic", f"{what} left in the supply.", hero=hero)
+            if which == "any":
+                # TRANSLATORS: every magic item is taken already
+                said = msg("No magic item is left in the supply.")
+            else:
+                # TRANSLATORS: item is a magic item ("the bee cannon") somebody has already
+                said = msg("%(item)s is not left in the supply.",
+                           item=named.item(self.pack, MAGIC_PREFIX + which))
+            self.say("magic", said, hero=hero)
         elif len(left) == 1:
             self.take_magic(hero, left[0])
         else:
             self.decide(Phase.MAGIC, Ask(hero))
-            self.say("ask", f"{hero} chooses a magic item: tap it.", hero=hero, items=left)
+            # TRANSLATORS: hero is the hero who picks a magic item token
+            self.say("ask", msg("%(hero)s chooses a magic item: tap it.", hero=self.hero(hero)),
+                     hero=hero, items=left)
 
     def take_magic(self, hero: str, name: str) -> None:
         self.put_item(MAGIC_PREFIX + name, hero, False)
-        self.say("magic", f"{hero} takes the {nice(name)}.", hero=hero, item=name)
+        # TRANSLATORS: hero is the hero; item the magic item taken ("the bee cannon")
+        self.say("magic", msg("%(hero)s takes %(item)s.", hero=self.hero(hero),
+                              item=named.item(self.pack, MAGIC_PREFIX + name)),
+                 hero=hero, item=name)
 
     # -- effects (atlas entries and event cards) ------------------------------------------------
 
@@ -352,14 +405,17 @@ class Play:
             if len(self.st.key_colours(hero)) == 3:
                 self.to_courtyard(hero)
             else:
-                self.say("domain", f"{hero} needs all three key pieces to enter the Demon "
-                         "King's domain: nothing happens.", hero=hero)
+                # TRANSLATORS: hero is the hero, who lacks a key piece
+                self.say("domain", msg("%(hero)s needs all three key pieces to enter the Demon "
+                                       "King's domain: nothing happens.", hero=self.hero(hero)),
+                         hero=hero)
         elif name == "roll":
             self.decide(Phase.CHALLENGE, ChallengeAsk(hero, source, value["target"],
                                                       tuple(value["success"]),
                                                       tuple(value["fail"])))
-            self.say("ask", f"{hero}: roll {value['target']} or more.", hero=hero,
-                     target=value["target"])
+            # TRANSLATORS: hero is the hero; target the number the die must show at least
+            self.say("ask", msg("%(hero)s: roll %(target)s or more.", hero=self.hero(hero),
+                                target=value["target"]), hero=hero, target=value["target"])
 
     def exhaust_others(self, hero: str, count: int) -> None:
         """Every other hero exhausts `count` items, their lowest first (decision: nobody else
@@ -377,37 +433,45 @@ class Play:
     def offer_steal(self, hero: str) -> None:
         options = self.steal_options(hero)
         if not options:
-            self.say("steal", "No other hero has an available item to steal.", hero=hero)
+            # TRANSLATORS: a card lets the hero steal, but nobody has an item ready
+            self.say("steal", msg("No other hero has an available item to steal."), hero=hero)
         elif len(options) == 1:
             self.steal(hero, options[0])
         else:
             self.decide(Phase.STEAL, Ask(hero))
-            self.say("ask", f"{hero} steals an item: tap another hero's available item.",
-                     hero=hero)
+            # TRANSLATORS: hero is the hero who steals
+            self.say("ask", msg("%(hero)s steals an item: tap another hero's available item.",
+                                hero=self.hero(hero)), hero=hero)
 
     def steal(self, hero: str, item: str) -> None:
         owner = self.st.items[item][0]
         self.put_item(item, hero, self.st.items[item][1])
-        self.say("steal", f"{hero} steals {words(item)} from {owner}.", hero=hero, item=item,
-                 owner=owner)
+        # TRANSLATORS: hero steals item ("wizard's rope") from owner, another hero
+        self.say("steal", msg("%(hero)s steals %(item)s from %(owner)s.", hero=self.hero(hero),
+                              item=words(self.pack, item), owner=self.hero(owner)),
+                 hero=hero, item=item, owner=owner)
 
     def offer_sweep(self, hero: str, whirlpools: list[str]) -> None:
         shown = [w for w in whirlpools if self.st.shown(self.pack.whirlpools[w].space)]
         who = [p for p in self.st.players if not self.st.in_courtyard(p)]
         if not shown or not who:
-            self.say("sweep", "The whirlpool is folded away: nothing happens.", hero=hero)
+            # TRANSLATORS: a card's whirlpool lies on a land folded away
+            self.say("sweep", msg("The whirlpool is folded away: nothing happens."), hero=hero)
         elif len(who) == 1:
             self.sweep(who[0], shown[0])
         else:
             self.decide(Phase.SWEEP, SweepAsk(hero, shown[0]))
-            self.say("ask", f"{hero} chooses who is swept into the whirlpool: tap their "
-                     "figure.", hero=hero, heroes=who)
+            # TRANSLATORS: hero is the hero who chooses; tap = put the figure on the reader
+            self.say("ask", msg("%(hero)s chooses who is swept into the whirlpool: tap their "
+                                "figure.", hero=self.hero(hero)), hero=hero, heroes=who)
 
     def sweep(self, victim: str, wid: str) -> None:
         space = self.pack.whirlpools[wid].space
         self.place(victim, space)
-        self.say("sweep", f"{victim} is swept into the whirlpool on {space}.", hero=victim,
-                 space=space)
+        # TRANSLATORS: hero is the hero swept away; space the whirlpool's space
+        self.say("sweep", msg("%(hero)s is swept into the whirlpool on %(space)s.",
+                              hero=self.hero(victim), space=self.space(space)),
+                 hero=victim, space=space)
         self.enter_whirlpool(victim, wid)
 
     # -- whirlpools, flips, the courtyard -----------------------------------------------------
@@ -417,12 +481,16 @@ class Play:
         for the final battle.' Otherwise the atlas entry flips a land."""
         w = self.pack.whirlpools[wid]
         if len(self.st.key_colours(hero)) == 3:
-            self.say("whirlpool", f"{hero} holds the whole key: the whirlpool leads to the "
-                     "Demon King's courtyard!", hero=hero)
+            # TRANSLATORS: hero has all three key pieces and goes to the final battle
+            self.say("whirlpool", msg("%(hero)s holds the whole key: the whirlpool leads to "
+                                      "the Demon King's courtyard!", hero=self.hero(hero)),
+                     hero=hero)
             self.to_courtyard(hero)
             return
-        self.say("whirlpool", f"{hero} enters the whirlpool on {w.space}.", hero=hero,
-                 whirlpool=wid)
+        # TRANSLATORS: hero is the hero; space the whirlpool's space
+        self.say("whirlpool", msg("%(hero)s enters the whirlpool on %(space)s.",
+                                  hero=self.hero(hero), space=self.space(w.space)),
+                 hero=hero, whirlpool=wid)
         self.flip(w.flip, hero, w.to)
 
     def flip(self, flap: str, mover: str | None = None, to: str | None = None) -> None:
@@ -433,13 +501,22 @@ class Play:
         flaps = dict(self.st.flaps)
         flaps[flap] = new
         self.set(flaps=flaps)
-        self.say("flip", f"The {flap} board {'unfolds' if new == 'open' else 'folds'}: "
-                 f"{nice(hidden)} is hidden and {nice(shown)} appears.", flap=flap, side=new)
+        if new == "open":
+            # TRANSLATORS: a board is unfolded; hidden and shown are lands ("meadow", "marsh")
+            said = msg("A board unfolds: %(hidden)s is hidden and %(shown)s appears.",
+                       hidden=named.land(self.pack, hidden), shown=named.land(self.pack, shown))
+        else:
+            # TRANSLATORS: a board is folded; hidden and shown are lands ("marsh", "meadow")
+            said = msg("A board folds: %(hidden)s is hidden and %(shown)s appears.",
+                       hidden=named.land(self.pack, hidden), shown=named.land(self.pack, shown))
+        self.say("flip", said, flap=flap, side=new)
         if mover is not None and to is not None and self.st.shown(to):
             # (a pack whose `to` is folded away leaves the mover to the voids, like the others;
             # the content check reports it)
             self.place(mover, to)
-            self.say("move", f"{mover} comes out on {to}.", hero=mover, space=to)
+            # TRANSLATORS: hero comes out of a whirlpool; space is where
+            self.say("move", msg("%(hero)s comes out on %(space)s.", hero=self.hero(mover),
+                                 space=self.space(to)), hero=mover, space=to)
         # "Other heroes may be affected when a land flips." / "Heroes affected when a land
         # flips place their figure on a void space."
         order = self.st.players[self.st.turn:] + self.st.players[:self.st.turn]
@@ -449,8 +526,10 @@ class Play:
             spot = board.landing_for_displaced(self.st, shown, taken)
             taken.add(spot)
             self.place(hero, spot)
-            self.say("void", f"{hero}'s land folds away: {hero} goes to {spot}.", hero=hero,
-                     space=spot)
+            # TRANSLATORS: the land under hero folded away; space is where they go instead
+            self.say("void", msg("The land under %(hero)s folds away: %(hero)s goes to "
+                                 "%(space)s.", hero=self.hero(hero), space=self.space(spot)),
+                     hero=hero, space=spot)
 
     def to_courtyard(self, hero: str) -> None:
         """'Place your figure on any open space in the courtyard on the Demon King board,
@@ -462,7 +541,9 @@ class Play:
             self.land_in_courtyard(hero, free[0] if free else self.pack.courtyard[0])
         else:
             self.decide(Phase.COURTYARD, Ask(hero))
-            self.say("ask", f"{hero} chooses a free courtyard space.", hero=hero, spaces=free)
+            # TRANSLATORS: hero is the hero arriving at the Demon King's courtyard
+            self.say("ask", msg("%(hero)s chooses a free courtyard space.",
+                                hero=self.hero(hero)), hero=hero, spaces=free)
 
     def free_courtyard(self) -> list[str]:
         taken = set(self.st.positions.values())
@@ -470,7 +551,9 @@ class Play:
 
     def land_in_courtyard(self, hero: str, space: str) -> None:
         self.place(hero, space)
-        self.say("courtyard", f"{hero} arrives in the Demon King's courtyard on {space}.",
+        # TRANSLATORS: hero is the hero; space the courtyard's space ("courtyard space 2")
+        self.say("courtyard", msg("%(hero)s arrives in the Demon King's courtyard on "
+                                  "%(space)s.", hero=self.hero(hero), space=self.space(space)),
                  hero=hero, space=space)
         self.activate(hero, space)
 
@@ -482,15 +565,26 @@ class Play:
             if adv.colour in self.st.key_colours(hero):
                 # "You may not start a key adventure if you already have a key piece of that
                 # color."
-                self.say("adventure", f"{hero} already has the {adv.colour} key piece: "
-                         f"{nice(aid)} cannot be started.", hero=hero)
+                # TRANSLATORS: hero has that colour already; colour is a key colour, adventure
+                # the adventure's name ("fire mountain")
+                self.say("adventure", msg("%(hero)s already has the %(colour)s key piece: "
+                                          "%(adventure)s cannot be started.",
+                                          hero=self.hero(hero), colour=named.colour(adv.colour),
+                                          adventure=named.adventure(self.pack, aid)), hero=hero)
                 return
-            self.say("adventure", f"{hero} starts {nice(aid)} ({adv.colour} key).",
+            # TRANSLATORS: hero starts a key adventure; adventure is its name, colour the colour
+            # of the key piece it wins
+            self.say("adventure", msg("%(hero)s starts %(adventure)s, for the %(colour)s key.",
+                                      hero=self.hero(hero),
+                                      adventure=named.adventure(self.pack, aid),
+                                      colour=named.colour(str(adv.colour))),
                      hero=hero, adventure=aid)
             self.next_step(hero, aid, 0)
             return
-        self.say("adventure", f"{hero} starts {nice(aid)}: roll {adv.target} or more.",
-                 hero=hero, adventure=aid, target=adv.target)
+        # TRANSLATORS: hero starts a minor adventure (its name); target is the roll needed
+        self.say("adventure", msg("%(hero)s starts %(adventure)s: roll %(target)s or more.",
+                                  hero=self.hero(hero), adventure=named.adventure(self.pack, aid),
+                                  target=adv.target), hero=hero, adventure=aid, target=adv.target)
         self.decide(Phase.CHALLENGE, ChallengeAsk(hero, aid, adv.target, adv.on_success,
                                                   adv.on_fail, adv.leave_success,
                                                   adv.leave_fail))
@@ -501,15 +595,26 @@ class Play:
         st = adv.steps[step]
         self.decide(Phase.ADVENTURE, StepAsk(hero, aid, step))
         helper = self.shortcut_help()
+        params = dict(adventure=named.adventure(self.pack, aid), step=step + 1,
+                      steps=len(adv.steps), target=st.target)
         if helper is not None:
-            extra = f", or tap {helper} to go in without rolling"
+            # TRANSLATORS: a key adventure's next step; adventure is its name, step of steps
+            # where the hero is, target the roll needed, helper an item or companion the hero has
+            said = msg("%(adventure)s, step %(step)s of %(steps)s: roll %(target)s or more, or "
+                       "tap %(helper)s to go in without rolling.", helper=helper, **params)
         elif st.item or st.companion:
-            shown = " or ".join(f"the {nice(x)}" for x in (st.item, st.companion) if x)
-            extra = f" ({shown} would let {hero} in without rolling)"
+            shown = ListOf(tuple(named.shown(self.pack, x) for x in (st.item, st.companion)
+                                 if x), style="or")
+            # TRANSLATORS: as above; shown is what the space shows (an item or a companion),
+            # which the hero does not have
+            said = msg("%(adventure)s, step %(step)s of %(steps)s: roll %(target)s or more "
+                       "(%(shown)s would let %(hero)s in without rolling).", shown=shown,
+                       hero=self.hero(hero), **params)
         else:
-            extra = ""
-        self.say("step", f"{nice(aid)}, step {step + 1} of {len(adv.steps)}: roll {st.target} "
-                 f"or more{extra}.", hero=hero, adventure=aid, step=step + 1,
+            # TRANSLATORS: as above, a step that no item helps with
+            said = msg("%(adventure)s, step %(step)s of %(steps)s: roll %(target)s or more.",
+                       **params)
+        self.say("step", said, hero=hero, adventure=aid, step=step + 1,
                  target=st.target, item=st.item, companion=st.companion,
                  shortcut=helper is not None)
 
@@ -520,33 +625,46 @@ class Play:
             return
         # "You complete a key adventure when your figure reaches the end space ... Take the
         # piece from the supply that matches the color of the adventure."
-        self.say("adventure", f"{hero} completes {nice(aid)}!", hero=hero, adventure=aid)
+        # TRANSLATORS: hero completed a key adventure (its name)
+        self.say("adventure", msg("%(hero)s completes %(adventure)s!", hero=self.hero(hero),
+                                  adventure=named.adventure(self.pack, aid)),
+                 hero=hero, adventure=aid)
         self.set(phase=Phase.BUSY, ask=None)
         assert adv.colour is not None  # a key adventure (the pack checks it)
         self.push(KeyTask(hero, adv.colour), GotoTask(hero, adv.leave_success))
 
     def step_failed(self, hero: str, aid: str) -> None:
         adv = self.pack.adventures[aid]
-        self.say("adventure", f"{hero} fails {nice(aid)} and leaves it.", hero=hero,
-                 adventure=aid)
+        # TRANSLATORS: hero failed a step of a key adventure (its name)
+        self.say("adventure", msg("%(hero)s fails %(adventure)s and leaves it.",
+                                  hero=self.hero(hero), adventure=named.adventure(self.pack, aid)),
+                 hero=hero, adventure=aid)
         self.set(phase=Phase.BUSY, ask=None)
         self.push(GotoTask(hero, adv.leave_fail))
 
     def offer_key(self, hero: str, colour: str) -> None:
         pile = [k for k, who in self.st.keys.items() if who is None and k.startswith(colour)]
         if not pile:
-            self.say("key", f"The {colour} key pile is empty: {hero} takes no piece.",
-                     hero=hero)
+            # TRANSLATORS: colour is a key colour; hero the hero who earned a piece
+            self.say("key", msg("The %(colour)s key pile is empty: %(hero)s takes no piece.",
+                                colour=named.colour(colour), hero=self.hero(hero)), hero=hero)
             return
         self.decide(Phase.KEY, KeyAsk(hero, colour))
-        self.say("ask", f"{hero}: take a {colour} key piece and tap it.", hero=hero,
-                 colour=colour)
+        # TRANSLATORS: hero is the hero; colour the colour of the key piece to take
+        self.say("ask", msg("%(hero)s: take a %(colour)s key piece and tap it.",
+                            hero=self.hero(hero), colour=named.colour(colour)),
+                 hero=hero, colour=colour)
 
     def challenge_done(self, success: bool) -> None:
         ask = self.st.ask_of(ChallengeAsk)
         hero = ask.hero
-        self.say("challenge", f"{hero} {'succeeds' if success else 'fails'}.", hero=hero,
-                 success=success)
+        if success:
+            # TRANSLATORS: hero made the roll of a minor adventure or a card
+            said = msg("%(hero)s succeeds.", hero=self.hero(hero))
+        else:
+            # TRANSLATORS: hero missed the roll of a minor adventure or a card
+            said = msg("%(hero)s fails.", hero=self.hero(hero))
+        self.say("challenge", said, hero=hero, success=success)
         effects = ask.success if success else ask.fail
         tasks: list[Task] = [EffectTask(hero, e, ask.source) for e in effects]
         leave = ask.leave_success if success else ask.leave_fail
@@ -559,24 +677,37 @@ class Play:
 
     def castle_section(self, hero: str, section: int) -> None:
         while section < len(self.st.castle) and not self.st.castle[section]:
-            name = self.pack.sections[section][0]
-            self.say("castle", f"{name}: no token is left; {hero} climbs on.", hero=hero)
+            # TRANSLATORS: section is a part of the castle ("the gate"); hero climbs past it
+            self.say("castle", msg("%(section)s: no token is left; %(hero)s climbs on.",
+                                   section=named.section(self.pack, section),
+                                   hero=self.hero(hero)), hero=hero)
             section += 1
         if section == len(self.st.castle):
             self.set(winner=hero, phase=Phase.OVER, ask=None, todo=(), roll=None)
-            self.say("win", f"{hero} defeats the Demon King and wins the game!",
-                     winners=[hero])
+            # TRANSLATORS: the end of the game; hero is the winner
+            self.say("win", msg("%(hero)s defeats the Demon King and wins the game!",
+                                hero=self.hero(hero)), winners=[hero])
             return
         token = self.pack.token(self.st.castle[section][0])
         if token.name not in self.st.revealed:
             self.set(revealed=self.st.revealed + (token.name,))
         self.decide(Phase.CASTLE, CastleAsk(hero, section, token.name))
         helper = self.shortcut_help()
-        helps = (f", or tap {helper} to pass it without rolling" if helper else
-                 f" (the {nice(token.item)} would pass it without rolling)" if token.item
-                 else "")
-        self.say("castle", f"{self.pack.sections[section][0]}: {nice(token.name)}, roll "
-                 f"{token.target} or more{helps}.", hero=hero, section=section + 1,
+        params = dict(section=named.section(self.pack, section),
+                      token=named.token(self.pack, token.name), target=token.target)
+        if helper:
+            # TRANSLATORS: a fight in the castle; section is its part ("the gate"), token the
+            # Demon King's token ("gate troll"), target the roll needed, helper the hero's item
+            said = msg("%(section)s: %(token)s, roll %(target)s or more, or tap %(helper)s to "
+                       "pass it without rolling.", helper=helper, **params)
+        elif token.item:
+            # TRANSLATORS: as above; item is an item type the hero does not have ready
+            said = msg("%(section)s: %(token)s, roll %(target)s or more (%(item)s would pass it "
+                       "without rolling).", item=named.shown(self.pack, token.item), **params)
+        else:
+            # TRANSLATORS: as above, a token no item passes
+            said = msg("%(section)s: %(token)s, roll %(target)s or more.", **params)
+        self.say("castle", said, hero=hero, section=section + 1,
                  token=token.name, target=token.target)
 
     def castle_won(self, hero: str, section: int) -> None:
@@ -584,7 +715,9 @@ class Play:
         token = castle[section][0]
         castle[section] = castle[section][1:]
         self.set(castle=tuple(castle))
-        self.say("castle", f"{hero} defeats the {nice(token)}.", hero=hero, token=token)
+        # TRANSLATORS: hero beat a Demon King's token (its name, "gate troll")
+        self.say("castle", msg("%(hero)s defeats the %(token)s.", hero=self.hero(hero),
+                               token=named.token(self.pack, token)), hero=hero, token=token)
         self.castle_section(hero, section + 1)
 
     # -- checks shared by several actions ----------------------------------------------------------
@@ -596,23 +729,23 @@ class Play:
                 return item
         return None
 
-    def shortcut_help(self) -> str | None:
+    def shortcut_help(self) -> Said | None:
         """What lets the hero into the next adventure or castle space without rolling."""
         if self.st.phase == Phase.ADVENTURE:
             step = self.st.ask_of(StepAsk)
             hero = step.hero
             st = self.pack.adventures[step.adventure].steps[step.step]
             if st.item and self.hero_item(hero, st.item):
-                return f"the {nice(st.item)}"
+                return named.shown(self.pack, st.item)
             held = {self.pack.card(n).name for n in self.st.companions[hero]}
             if st.companion and st.companion in held:
-                return f"the {nice(st.companion)}"
+                return named.shown(self.pack, st.companion)
             return None
         ask = self.st.ask_of(CastleAsk)
         hero = ask.hero
         token = self.pack.token(ask.token)
         if token.item and self.hero_item(hero, token.item):
-            return f"the {nice(token.item)}"
+            return named.shown(self.pack, token.item)
         return None
 
     def roll_target(self) -> int:
@@ -631,7 +764,8 @@ class Play:
 def apply_action(state: KttkState, action: Action) -> tuple[KttkState, Action, list[Event]]:
     """Check and apply one action; the resolved action carries any chance outcome drawn."""
     if state.over:
-        raise reject("game-over", "The game is over; start a new one to play again.")
+        # TRANSLATORS: refused: a move after the end of the game
+        raise reject("game-over", msg("The game is over; start a new one to play again."))
     p = Play(state)
     resolved = _dispatch(p, action)
     p.run()
@@ -639,9 +773,9 @@ def apply_action(state: KttkState, action: Action) -> tuple[KttkState, Action, l
 
 
 def _not_now(state: KttkState, action: Action) -> Rejection:
-    name = nice(act.action_to_json(action)["action"])
-    return reject("not-now", f"That ({name}) cannot be done now: now "
-                  f"{WHAT_NOW.get(state.phase, state.phase)}.")
+    # TRANSLATORS: refused: a move the game does not wait for; now is what it waits for
+    return reject("not-now", msg("That cannot be done now: now %(now)s.",
+                                 now=waiting_for(state.phase)))
 
 
 def _dispatch(p: Play, action: Action) -> Action:
@@ -686,23 +820,38 @@ def _roll(p: Play, action: Roll) -> Roll:
     hero = st.first_due[0] if st.phase == Phase.FIRST_ROLL else (
         st.ask_of(Ask).hero if st.phase in ROLL_PHASES else st.current)
     if st.phase == Phase.TURN and st.in_courtyard(hero):
-        raise reject("in-courtyard", f"{hero} is in the Demon King's courtyard: enter the "
-                     "castle or take a heroic nap.")
+        # TRANSLATORS: refused: hero is in the courtyard and cannot move
+        raise reject("in-courtyard", msg("%(hero)s is in the Demon King's courtyard: enter the "
+                                         "castle or take a heroic nap.", hero=p.hero(hero)))
     die, faces = _die(p, hero)
     if action.value is None:
         if st.physical_dice:
-            raise reject("enter-the-roll", f"{hero} rolls the real die: enter the number it "
-                         "shows (the roll button only rolls digital dice).")
+            # TRANSLATORS: refused: the family plays with real dice
+            raise reject("enter-the-roll", msg("%(hero)s rolls the real die: enter the number it "
+                                               "shows. The roll button rolls only the table's "
+                                               "dice.", hero=p.hero(hero)))
         value = p.draw_int("roll", faces)
     elif action.value not in faces:
-        shown = ", ".join(map(str, sorted(set(faces))))
-        raise reject("not-a-face", f"{'The Demon die' if die == 'demon' else 'A hero die'} "
-                     f"has no face {action.value}; its faces are {shown}.")
+        shown = ListOf(tuple(sorted(set(faces))))
+        if die == "demon":
+            # TRANSLATORS: refused: value is not on the die; faces are the numbers it has
+            said = msg("The Demon die has no face %(value)s; its faces are %(faces)s.",
+                       value=action.value, faces=shown)
+        else:
+            # TRANSLATORS: refused: value is not on the die; faces are the numbers it has
+            said = msg("A hero die has no face %(value)s; its faces are %(faces)s.",
+                       value=action.value, faces=shown)
+        raise reject("not-a-face", said)
     else:
         value = action.value
         p.set(chance=st.chance + 1)  # a drawn roll and the same roll replayed count alike
-    what = "the Demon die" if die == "demon" else "their die"
-    p.say("roll", f"{hero} rolls {what}: {value}.", hero=hero, die=die, value=value)
+    if die == "demon":
+        # TRANSLATORS: hero rolls the Demon die; value is what it shows
+        said = msg("%(hero)s rolls the Demon die: %(value)s.", hero=p.hero(hero), value=value)
+    else:
+        # TRANSLATORS: hero rolls their own die; value is what it shows
+        said = msg("%(hero)s rolls their die: %(value)s.", hero=p.hero(hero), value=value)
+    p.say("roll", said, hero=hero, die=die, value=value)
     if st.phase == Phase.FIRST_ROLL:
         _first_roll(p, hero, value)
         return Roll(value)
@@ -711,13 +860,15 @@ def _roll(p: Play, action: Roll) -> Roll:
     bonus = {Purpose.ADVENTURE: powers.adventure_bonus, Purpose.CHALLENGE:
              powers.challenge_bonus, Purpose.CASTLE: powers.castle_bonus}.get(purpose, 0)
     if bonus:
-        p.say("power", f"{hero}'s power adds {bonus}.", hero=hero, bonus=bonus)
+        # TRANSLATORS: the hero's special power adds bonus to the roll
+        p.say("power", msg("%(hero)s's power adds %(bonus)s.", hero=p.hero(hero), bonus=bonus),
+              hero=hero, bonus=bonus)
     # a move roll asks the hero whose turn it is; a step's roll keeps the step's ask
     p.set(phase=Phase.ROLL, roll=RollInProgress(purpose, die, value, (), bonus),
           ask=Ask(hero) if purpose == Purpose.MOVE else st.ask)
     if purpose == Purpose.MOVE:
         reach = board.destinations(p.st, hero, p.st.roll.result)
-        p.say("reach", _reach_text(hero, p.st.roll.result, reach), hero=hero,
+        p.say("reach", _reach_text(p, hero, p.st.roll.result, reach), hero=hero,
               result=p.st.roll.result, spaces=reach)
     else:
         target = p.roll_target()
@@ -726,25 +877,32 @@ def _roll(p: Play, action: Roll) -> Roll:
     return Roll(value)
 
 
-def _reach_text(hero: str, result: int, reach: list[str]) -> str:
+def _reach_text(p: Play, hero: str, result: int, reach: list[str]) -> Said:
     """What the family hears after a move roll: where it leads and which button takes it (an
     item may still change it first)."""
     if not reach:
-        return (f"A result of {result} cannot be moved in full from here: {hero} stays. "
-                "Press end-turn.")
+        # TRANSLATORS: after a move roll; result is the roll, hero the hero who cannot move
+        return msg("A result of %(result)s cannot be moved in full from here: %(hero)s stays. "
+                   "Press end-turn.", result=result, hero=p.hero(hero))
     if result == 0:
-        return (f"A result of 0: {hero} stays on {reach[0]}, which takes effect. Press "
-                "end-turn.")
+        # TRANSLATORS: after a move roll of 0; space is where hero stands
+        return msg("A result of 0: %(hero)s stays on %(space)s, which takes effect. Press "
+                   "end-turn.", hero=p.hero(hero), space=p.space(reach[0]))
     if len(reach) == 1:
-        return f"A result of {result} reaches {reach[0]}. Press end-turn to go there."
-    return (f"A result of {result} reaches {', '.join(reach)}. Press end-turn to hear each "
-            "one, hold it to go.")
+        # TRANSLATORS: after a move roll; result is the roll, space the one space it reaches
+        return msg("A result of %(result)s reaches %(space)s. Press end-turn to go there.",
+                   result=result, space=p.space(reach[0]))
+    # TRANSLATORS: after a move roll; spaces are the spaces it reaches; press the end-turn
+    # button to hear them one by one, hold it to go to the one just said
+    return msg("A result of %(result)s reaches %(spaces)s. Press end-turn to hear each one, "
+               "hold it to go.", result=result, spaces=named.spaces(p.pack, reach))
 
 
-def _check_text(result: int, target: int) -> str:
+def _check_text(result: int, target: int) -> Said:
     """What the family hears after an adventure, challenge or castle roll."""
-    return (f"{result} against {target}: press end-turn to take it, or tap an item to change "
-            "it.")
+    # TRANSLATORS: after a roll against a number; result is the roll, target the number needed
+    return msg("%(result)s against %(target)s: press end-turn to take it, or tap an item to "
+               "change it.", result=result, target=target)
 
 
 def _first_roll(p: Play, hero: str, value: int) -> None:
@@ -760,11 +918,15 @@ def _first_roll(p: Play, hero: str, value: int) -> None:
     best = [h for h in p.st.players if rolls.get(h) == top]
     if len(best) > 1:
         p.set(first_rolls={}, first_due=tuple(best))
-        p.say("tie", f"{' and '.join(best)} tie with {top}: they roll again.", heroes=best)
+        # TRANSLATORS: the first rolls; heroes rolled the same highest number, top
+        p.say("tie", msg("%(heroes)s tie with %(top)s: they roll again.",
+                         heroes=named.heroes(p.pack, best), top=top), heroes=best)
         return
     first = best[0]
     p.set(turn=p.st.players.index(first), phase=Phase.TURN, ask=None, first_rolls={})
-    p.say("turn", f"{first} rolled highest and takes the first turn.", player=first)
+    # TRANSLATORS: the game starts; player is the hero whose turn it is now
+    p.say("turn", msg("%(player)s rolled highest and takes the first turn.",
+                      player=p.hero(first)), player=first)
 
 
 def check_use(st: KttkState, action: Use) -> int:
@@ -778,54 +940,75 @@ def check_use(st: KttkState, action: Use) -> int:
     if item.startswith(COMPANION_PREFIX):
         n = _card_number(item)
         if n is None or n not in st.companions[hero]:
-            raise reject("not-yours", f"{hero} has no companion card {item}.")
+            # TRANSLATORS: refused: hero used a companion card they do not have
+            raise reject("not-yours", msg("%(hero)s has no such companion card.",
+                                          hero=named.hero(st.pack, hero)))
         card = st.pack.card(n)
         if not card.bonus:
-            raise reject("no-bonus", f"{nice(card.name)} helps at adventure spaces, not with "
-                         "rolls.")
+            # TRANSLATORS: refused: companion is a companion card's name ("the owl")
+            raise reject("no-bonus", msg("%(companion)s helps at adventure spaces, not with "
+                                         "rolls.", companion=named.companion(st.pack, n)))
         values: tuple[int, ...] = (card.bonus,)
         if item not in used and any(u.startswith(COMPANION_PREFIX) for u in used):
-            raise reject("one-companion", "Only one companion may change a roll.")
+            # TRANSLATORS: refused: a second companion card on one roll
+            raise reject("one-companion", msg("Only one companion may change a roll."))
     else:
         if item not in st.items:
-            raise reject("unknown-item", f"There is no item {words(item)}.")
+            # TRANSLATORS: refused: a piece that is no item of this game
+            raise reject("unknown-item", msg("That is not an item of this game."))
         owner, exhausted = st.items[item]
         if owner != hero:
-            whose = "the supply" if owner is None else owner
-            raise reject("not-yours", f"{words(item)} belongs to {whose}, not {hero}.")
+            raise reject("not-yours", not_yours(st.pack, item, owner, hero))
         if exhausted and item not in used:
-            raise reject("exhausted", f"{words(item)} is exhausted; refresh it before using it.")
+            # TRANSLATORS: refused: item ("knight's sword") is turned over already
+            raise reject("exhausted", msg("%(item)s is exhausted; refresh it before using it.",
+                                          item=words(st.pack, item)))
         items_used = [u for u in used if not u.startswith(COMPANION_PREFIX)]
         if item not in used and items_used:
             sticky = MAGIC_PREFIX + "sticky-stick"
             if len(items_used) >= 2 or sticky not in (item, items_used[0]):
-                raise reject("one-item", "Only one item may change a roll (the Sticky Stick "
-                             "may join another item).")
+                # TRANSLATORS: refused: a second item on one roll
+                raise reject("one-item", msg("Only one item may change a roll; the Sticky Stick "
+                                             "may join another item."))
         values = st.item_value(item)
     amount = action.amount if action.amount is not None else max(values)
     if amount not in values:
-        raise reject("bad-amount", f"{words(item)} changes a roll by "
-                     f"{' or '.join(map(str, values))}, not {amount}.")
+        # TRANSLATORS: refused: item ("the mood ring") changes a roll by values ("1 or 2"), not
+        # by amount
+        raise reject("bad-amount", msg("%(item)s changes a roll by %(values)s, not %(amount)s.",
+                                       item=words(st.pack, item),
+                                       values=ListOf(tuple(values), style="or"), amount=amount))
     if item in used:
         if action.target or action.refresh:
-            raise reject("already-used", f"{words(item)} is already used on this roll.")
+            # TRANSLATORS: refused: item ("knight's sword") is used on this roll already
+            raise reject("already-used", msg("%(item)s is already used on this roll.",
+                                             item=words(st.pack, item)))
         return action.sign * amount
     kind = st.item_kind(item) if not item.startswith(COMPANION_PREFIX) else ""
     if kind == "kind-of-evil-knife":
         # "When you exhaust this, also exhaust another hero's item."
         _second_item(action.target, Play(st).steal_options(hero),
-                     "The Kind of Evil Knife also exhausts another hero's item: name (tap) it.",
-                     f"{words(action.target or '')} is not another hero's available item.")
+                     # TRANSLATORS: refused: the knife needs its second tap
+                     msg("The Kind of Evil Knife also exhausts another hero's item: tap it."),
+                     # TRANSLATORS: refused: item is not another hero's ready item
+                     msg("%(item)s is not another hero's available item.",
+                         item=words(st.pack, action.target or "")))
     elif action.target is not None:
-        raise reject("bad-target", "Only the Kind of Evil Knife exhausts another hero's item.")
+        # TRANSLATORS: refused: only that magic item exhausts another hero's item
+        raise reject("bad-target", msg("Only the Kind of Evil Knife exhausts another hero's "
+                                       "item."))
     if kind == "coffee-beans":
         # "When you exhaust this, refresh one of your other items."
         _second_item(action.refresh, [i for i in st.exhausted(hero) if i != item],
-                     "The Magic Coffee Beans also refresh one of your other items: name (tap) "
-                     "it.", f"{words(action.refresh or '')} is not one of {hero}'s other "
-                     "exhausted items.")
+                     # TRANSLATORS: refused: the coffee beans need their second tap
+                     msg("The Magic Coffee Beans also refresh one of your other items: tap it."),
+                     # TRANSLATORS: refused: item is not one of hero's other exhausted items
+                     msg("%(item)s is not one of the other exhausted items of %(hero)s.",
+                         item=words(st.pack, action.refresh or ""),
+                         hero=named.hero(st.pack, hero)))
     elif action.refresh is not None:
-        raise reject("bad-target", "Only the Magic Coffee Beans refresh another item.")
+        # TRANSLATORS: refused: only that magic item refreshes another item
+        raise reject("bad-target", msg("Only the Magic Coffee Beans refresh another item."))
     return action.sign * amount
 
 
@@ -837,12 +1020,11 @@ def _use(p: Play, action: Use) -> None:
     roll = p.st.roll
     assert roll is not None
     hero, item = p.st.ask_of(Ask).hero, action.item
-    verb = "adds" if delta > 0 else "subtracts"
     if item in dict(roll.uses):  # a second tap: the sign or amount only, nothing else again
         uses = tuple((i, delta if i == item else d) for i, d in roll.uses)
         p.set(roll=replace(roll, uses=uses))
-        p.say("use", f"{hero} now {verb} {abs(delta)} with {_label(p.st, item)}: the result is "
-              f"{p.st.roll.result}.", hero=hero, item=item, delta=delta)
+        p.say("use", _used(p, hero, item, delta, again=True), hero=hero, item=item,
+              delta=delta)
         _announce_reach(p, hero)
         return
     if not item.startswith(COMPANION_PREFIX):
@@ -854,26 +1036,50 @@ def _use(p: Play, action: Use) -> None:
     if action.refresh is not None:
         p.refresh_items(hero, [action.refresh])
     p.set(roll=replace(roll, uses=roll.uses + ((item, delta),)))
-    p.say("use", f"{hero} {verb} {abs(delta)} with {_label(p.st, item)}: the result is "
-          f"{p.st.roll.result}.",
-          hero=hero, item=item, delta=delta)
+    p.say("use", _used(p, hero, item, delta, again=False), hero=hero, item=item, delta=delta)
     _announce_reach(p, hero)
 
 
-def _label(st: KttkState, item: str) -> str:
-    """An item in words; a companion card by its name ("the wandering bard")."""
-    if item.startswith(COMPANION_PREFIX):
-        n = _card_number(item)
-        if n is not None and 1 <= n <= len(st.pack.cards):
-            return f"the {nice(st.pack.card(n).name)}"
-    return words(item)
+def _used(p: Play, hero: str, item: str, delta: int, again: bool) -> Said:
+    """ "knight adds 4 with knight's sword: the result is 9." """
+    assert p.st.roll is not None
+    params = dict(hero=p.hero(hero), amount=abs(delta), item=words(p.pack, item),
+                  result=p.st.roll.result)
+    if again and delta > 0:
+        # TRANSLATORS: a second tap changed how an item changes the roll; hero is the hero,
+        # amount a number, item the item ("the mood ring"), result the roll now
+        return msg("%(hero)s now adds %(amount)s with %(item)s: the result is %(result)s.",
+                   **params)
+    if again:
+        # TRANSLATORS: as above, taking away instead of adding
+        return msg("%(hero)s now subtracts %(amount)s with %(item)s: the result is %(result)s.",
+                   **params)
+    if delta > 0:
+        # TRANSLATORS: hero adds amount to the roll with item ("knight's sword"); result is the
+        # roll now
+        return msg("%(hero)s adds %(amount)s with %(item)s: the result is %(result)s.",
+                   **params)
+    # TRANSLATORS: as above, taking away instead of adding
+    return msg("%(hero)s subtracts %(amount)s with %(item)s: the result is %(result)s.",
+               **params)
+
+
+def not_yours(pack: Pack, item: str, owner: str | None, hero: str) -> Said:
+    """Refused: the item is someone else's (or still in the supply)."""
+    if owner is None:
+        # TRANSLATORS: refused: item ("the bee cannon") is still in the supply, not hero's
+        return msg("%(item)s is still in the supply, not with %(hero)s.",
+                   item=words(pack, item), hero=named.hero(pack, hero))
+    # TRANSLATORS: refused: item belongs to owner (a hero), not to hero
+    return msg("%(item)s belongs to %(owner)s, not %(hero)s.", item=words(pack, item),
+               owner=named.hero(pack, owner), hero=named.hero(pack, hero))
 
 
 def _announce_reach(p: Play, hero: str) -> None:
     roll = p.st.roll
     if roll is not None and roll.purpose == Purpose.MOVE:
         reach = board.destinations(p.st, hero, roll.result)
-        p.say("reach", _reach_text(hero, roll.result, reach), hero=hero, result=roll.result,
+        p.say("reach", _reach_text(p, hero, roll.result, reach), hero=hero, result=roll.result,
               spaces=reach)
 
 
@@ -882,7 +1088,7 @@ def _card_number(item: str) -> int | None:
     return int(tail) if tail.isascii() and tail.isdigit() else None
 
 
-def _second_item(chosen: str | None, options: list[str], needs: str, bad: str) -> str | None:
+def _second_item(chosen: str | None, options: list[str], needs: Said, bad: Said) -> str | None:
     """The other item a magic item's effect names: required when there is one to name."""
     if chosen is None:
         if options:
@@ -901,18 +1107,32 @@ def _move(p: Play, action: Move) -> None:
     here = st.positions[hero]
     if not reach:
         if action.to != here:
-            raise reject("cannot-reach", f"A result of {st.roll.result} cannot be moved in full "
-                         f"from {here}: {hero} stays on {here}.")
+            # TRANSLATORS: refused: result is the roll, space where hero stands
+            raise reject("cannot-reach", msg("A result of %(result)s cannot be moved in full "
+                                             "from %(space)s: %(hero)s stays on %(space)s.",
+                                             result=st.roll.result, space=p.space(here),
+                                             hero=p.hero(hero)))
         p.set(roll=None, phase=Phase.BUSY, ask=None)
-        p.say("move", f"{hero} stays on {here}.", hero=hero, space=here)
+        # TRANSLATORS: hero does not move; space is where they stand
+        p.say("move", msg("%(hero)s stays on %(space)s.", hero=p.hero(hero),
+                          space=p.space(here)), hero=hero, space=here)
         return
     if action.to not in reach:
-        raise reject("cannot-reach", f"A result of {st.roll.result} does not reach "
-                     f"{action.to}; it reaches {', '.join(reach)}.")
+        # TRANSLATORS: refused: result is the roll, space the space asked for, spaces those the
+        # roll reaches
+        raise reject("cannot-reach", msg("A result of %(result)s does not reach %(space)s; it "
+                                         "reaches %(spaces)s.", result=st.roll.result,
+                                         space=p.space(action.to),
+                                         spaces=named.spaces(p.pack, reach)))
     p.place(hero, action.to)
     p.set(roll=None, phase=Phase.BUSY, ask=None)
-    verb = "stays on" if action.to == here else "moves to"
-    p.say("move", f"{hero} {verb} {action.to}.", hero=hero, space=action.to)
+    if action.to == here:
+        # TRANSLATORS: hero does not move; space is where they stand
+        said = msg("%(hero)s stays on %(space)s.", hero=p.hero(hero), space=p.space(here))
+    else:
+        # TRANSLATORS: hero moves their figure; space is where to
+        said = msg("%(hero)s moves to %(space)s.", hero=p.hero(hero), space=p.space(action.to))
+    p.say("move", said, hero=hero, space=action.to)
     p.activate(hero, action.to)
 
 
@@ -922,8 +1142,13 @@ def _resolve(p: Play) -> None:
     assert roll is not None
     target = p.roll_target()
     success = roll.result >= target
-    p.say("check", f"{roll.result} against {target}: {'success' if success else 'failure'}.",
-          result=roll.result, target=target, success=success)
+    if success:
+        # TRANSLATORS: a roll taken; result is the roll, target the number it had to reach
+        said = msg("%(result)s against %(target)s: success.", result=roll.result, target=target)
+    else:
+        # TRANSLATORS: as above, the roll fell short
+        said = msg("%(result)s against %(target)s: failure.", result=roll.result, target=target)
+    p.say("check", said, result=roll.result, target=target, success=success)
     p.set(roll=None)
     hero = st.ask_of(Ask).hero
     if roll.purpose == Purpose.ADVENTURE:
@@ -936,7 +1161,9 @@ def _resolve(p: Play) -> None:
         if success:
             p.castle_won(hero, st.ask_of(CastleAsk).section)
         else:
-            p.say("castle", f"{hero} is thrown back to the courtyard.", hero=hero)
+            # TRANSLATORS: hero lost a fight in the castle
+            p.say("castle", msg("%(hero)s is thrown back to the courtyard.", hero=p.hero(hero)),
+                  hero=hero)
             p.set(phase=Phase.BUSY, ask=None, todo=())
     else:
         p.challenge_done(success)
@@ -948,10 +1175,13 @@ def _shortcut(p: Play) -> None:
     companion you have."""
     helper = p.shortcut_help()
     if helper is None:
-        raise reject("no-shortcut", "Nothing lets the hero into the next space without "
-                     "rolling: roll for it.")
+        # TRANSLATORS: refused: no item or companion the hero has opens the next space
+        raise reject("no-shortcut", msg("Nothing lets the hero into the next space without "
+                                        "rolling: roll for it."))
     hero = p.st.ask_of(Ask).hero
-    p.say("shortcut", f"{helper} lets {hero} in without rolling.", hero=hero)
+    # TRANSLATORS: helper is an item or companion ("the axe") that lets hero pass
+    p.say("shortcut", msg("%(helper)s lets %(hero)s in without rolling.", helper=helper,
+                          hero=p.hero(hero)), hero=hero)
     if p.st.phase == Phase.ADVENTURE:
         step = p.st.ask_of(StepAsk)
         p.step_done(hero, step.adventure, step.step)
@@ -960,14 +1190,26 @@ def _shortcut(p: Play) -> None:
 
 
 def _choose_items(p: Play, hero: str, items: tuple[str, ...], pool: list[str], most: int,
-                  what: str) -> None:
+                  exhausted: bool) -> None:
     if len(set(items)) != len(items):
-        raise reject("bad-items", "An item is named twice.")
+        # TRANSLATORS: refused: the same item chosen twice
+        raise reject("bad-items", msg("An item is named twice."))
     wrong = [i for i in items if i not in pool]
     if wrong:
-        raise reject("bad-items", f"{words(wrong[0])} is not one of {hero}'s {what} items.")
+        if exhausted:
+            # TRANSLATORS: refused: item is not among hero's exhausted items
+            said = msg("%(item)s is not one of the exhausted items of %(hero)s.",
+                       item=words(p.pack, wrong[0]), hero=p.hero(hero))
+        else:
+            # TRANSLATORS: refused: item is not among hero's available items
+            said = msg("%(item)s is not one of the available items of %(hero)s.",
+                       item=words(p.pack, wrong[0]), hero=p.hero(hero))
+        raise reject("bad-items", said)
     if len(items) > most:
-        raise reject("too-many", f"{hero} may choose at most {most} items here.")
+        # TRANSLATORS: refused: too many items chosen; n is the most
+        raise reject("too-many", msg_n("%(hero)s may choose at most 1 item here.",
+                                       "%(hero)s may choose at most %(n)s items here.", most,
+                                       hero=p.hero(hero)))
 
 
 def _nap(p: Play, action: Nap) -> None:
@@ -975,8 +1217,9 @@ def _nap(p: Play, action: Nap) -> None:
     (including magic items) and then end your turn.'"""
     hero = p.st.current
     most = p.pack.heroes[hero].nap
-    _choose_items(p, hero, action.items, p.st.exhausted(hero), most, "exhausted")
-    p.say("nap", f"{hero} takes a heroic nap.", hero=hero)
+    _choose_items(p, hero, action.items, p.st.exhausted(hero), most, True)
+    # TRANSLATORS: hero rests instead of moving
+    p.say("nap", msg("%(hero)s takes a heroic nap.", hero=p.hero(hero)), hero=hero)
     p.refresh_items(hero, action.items)
     p.set(phase=Phase.BUSY, ask=None)
 
@@ -984,16 +1227,20 @@ def _nap(p: Play, action: Nap) -> None:
 def _castle(p: Play) -> None:
     hero = p.st.current
     if not p.st.in_courtyard(hero):
-        raise reject("not-in-courtyard", f"{hero} must reach the courtyard (all three key "
-                     "pieces, then a whirlpool) before entering the castle.")
-    p.say("castle", f"{hero} enters the Demon King's castle.", hero=hero)
+        # TRANSLATORS: refused: hero cannot enter the castle yet
+        raise reject("not-in-courtyard", msg("%(hero)s must reach the courtyard first: all "
+                                             "three key pieces, then a whirlpool.",
+                                             hero=p.hero(hero)))
+    # TRANSLATORS: hero starts the final battle
+    p.say("castle", msg("%(hero)s enters the Demon King's castle.", hero=p.hero(hero)),
+          hero=hero)
     p.castle_section(hero, 0)
 
 
 def _refresh(p: Play, action: Refresh) -> None:
     ask = p.st.ask_of(CountAsk)
     hero, count = ask.hero, ask.count
-    _choose_items(p, hero, action.items, p.st.exhausted(hero), count, "exhausted")
+    _choose_items(p, hero, action.items, p.st.exhausted(hero), count, True)
     p.refresh_items(hero, action.items)
     p.set(phase=Phase.BUSY, ask=None)
 
@@ -1001,9 +1248,12 @@ def _refresh(p: Play, action: Refresh) -> None:
 def _exhaust(p: Play, action: Exhaust) -> None:
     ask = p.st.ask_of(CountAsk)
     hero, count = ask.hero, ask.count
-    _choose_items(p, hero, action.items, p.st.available(hero), count, "available")
+    _choose_items(p, hero, action.items, p.st.available(hero), count, False)
     if len(action.items) != count:
-        raise reject("exhaust-count", f"{hero} must exhaust exactly {items_word(count)}.")
+        # TRANSLATORS: refused: hero must choose exactly n items
+        raise reject("exhaust-count", msg_n("%(hero)s must exhaust exactly 1 item.",
+                                            "%(hero)s must exhaust exactly %(n)s items.", count,
+                                            hero=p.hero(hero)))
     p.exhaust_items(hero, action.items)
     p.set(phase=Phase.BUSY, ask=None)
 
@@ -1012,24 +1262,35 @@ def _draw(p: Play, action: Draw) -> None:
     hero = p.st.ask_of(Ask).hero
     n = action.card
     if n is None:
-        raise reject("tap-the-card", "Draw the top event card and tap it.")
+        # TRANSLATORS: refused: the card must be tapped on the reader
+        raise reject("tap-the-card", msg("Draw the top event card and tap it."))
     if not 1 <= n <= len(p.pack.cards):
-        raise reject("unknown-card", f"There is no event card {n}; the deck has "
-                     f"{len(p.pack.cards)}.")
+        # TRANSLATORS: refused: a card of another pack
+        raise reject("unknown-card", msg("That card is not one of this game's event cards."))
     if n not in p.st.deck:
         holder = next((h for h, cs in p.st.companions.items() if n in cs), None)
-        where = f"{holder}'s companion" if holder else "in the discard pile"
-        raise reject("not-in-deck", f"Event card {n} is {where}, not in the deck.")
+        if holder:
+            # TRANSLATORS: refused: card (its name) is kept by hero as a companion
+            said = msg("%(card)s is with %(hero)s as a companion, not in the deck.",
+                       card=named.card(p.pack, n), hero=p.hero(holder))
+        else:
+            # TRANSLATORS: refused: card (its name) was drawn already
+            said = msg("%(card)s is in the discard pile, not in the deck.",
+                       card=named.card(p.pack, n))
+        raise reject("not-in-deck", said)
     p.set(phase=Phase.BUSY, ask=None)
     p.resolve_card(hero, n)
 
 
 def _assign(p: Play, action: Assign) -> None:
     if action.hero not in p.st.players:
-        raise reject("unknown-hero", f"{action.hero} is not playing.")
+        # TRANSLATORS: refused: hero is a hero nobody plays
+        raise reject("unknown-hero", msg("%(hero)s is not playing.", hero=p.hero(action.hero)))
     if action.hero == p.st.demon:
-        raise reject("already-has-demon-die", f"{action.hero} has the Demon die already; it "
-                     "goes to a hero who does not have it.")
+        # TRANSLATORS: refused: hero has the Demon die already
+        raise reject("already-has-demon-die", msg("%(hero)s has the Demon die already; it goes "
+                                                  "to a hero who does not have it.",
+                                                  hero=p.hero(action.hero)))
     p.set(phase=Phase.BUSY, ask=None)
     p.assign(action.hero)
 
@@ -1037,9 +1298,12 @@ def _assign(p: Play, action: Assign) -> None:
 def _take_magic(p: Play, action: TakeMagic) -> None:
     name = action.item.removeprefix(MAGIC_PREFIX)
     if name not in MAGIC_ITEMS:
-        raise reject("unknown-item", f"There is no magic item {action.item}.")
+        # TRANSLATORS: refused: a piece that is no magic item
+        raise reject("unknown-item", msg("That is not a magic item."))
     if name not in p.supply():
-        raise reject("not-in-supply", f"The {nice(name)} is not in the supply.")
+        # TRANSLATORS: refused: item ("the bee cannon") is taken already
+        raise reject("not-in-supply", msg("%(item)s is not in the supply.",
+                                          item=words(p.pack, MAGIC_PREFIX + name)))
     hero = p.st.ask_of(Ask).hero
     p.set(phase=Phase.BUSY, ask=None)
     p.take_magic(hero, name)
@@ -1048,14 +1312,18 @@ def _take_magic(p: Play, action: TakeMagic) -> None:
 def _steal(p: Play, action: Steal) -> None:
     hero = p.st.ask_of(Ask).hero
     if action.item not in p.steal_options(hero):
-        raise reject("bad-target", f"{words(action.item)} is not another hero's available item.")
+        # TRANSLATORS: refused: item is not another hero's ready item
+        raise reject("bad-target", msg("%(item)s is not another hero's available item.",
+                                       item=words(p.pack, action.item)))
     p.set(phase=Phase.BUSY, ask=None)
     p.steal(hero, action.item)
 
 
 def _sweep(p: Play, action: Sweep) -> None:
     if action.hero not in p.st.players or p.st.in_courtyard(action.hero):
-        raise reject("unknown-hero", f"{action.hero} is not a hero in the kingdom.")
+        # TRANSLATORS: refused: hero is not on the kingdom's boards
+        raise reject("unknown-hero", msg("%(hero)s is not a hero in the kingdom.",
+                                         hero=p.hero(action.hero)))
     wid = p.st.ask_of(SweepAsk).whirlpool
     p.set(phase=Phase.BUSY, ask=None)
     p.sweep(action.hero, wid)
@@ -1065,17 +1333,24 @@ def _take_key(p: Play, action: TakeKey) -> None:
     ask = p.st.ask_of(KeyAsk)
     hero, colour = ask.hero, ask.colour
     if action.piece not in p.st.keys:
-        raise reject("unknown-piece", f"There is no key piece {action.piece}.")
+        # TRANSLATORS: refused: a key piece this game does not have
+        raise reject("unknown-piece", msg("That key piece is not one of this game's."))
     if not action.piece.startswith(colour + "/"):
-        raise reject("wrong-colour", f"{hero} earned a {colour} key piece, not "
-                     f"{action.piece}.")
+        # TRANSLATORS: refused: hero earned a piece of colour, and tapped one of another colour
+        raise reject("wrong-colour", msg("%(hero)s earned a %(colour)s key piece, not a "
+                                         "%(other)s one.", hero=p.hero(hero),
+                                         colour=named.colour(colour),
+                                         other=named.colour(action.piece.split("/")[0])))
     if p.st.keys[action.piece] is not None:
-        raise reject("not-in-pile", f"Key piece {action.piece} is "
-                     f"{p.st.keys[action.piece]}'s already.")
+        # TRANSLATORS: refused: that key piece belongs to owner (a hero) already
+        raise reject("not-in-pile", msg("That key piece is with %(owner)s already.",
+                                        owner=p.hero(p.st.keys[action.piece])))
     keys = dict(p.st.keys)
     keys[action.piece] = hero
     p.set(keys=keys, phase=Phase.BUSY, ask=None)
-    p.say("key", f"{hero} takes the {colour} key piece ({len(p.st.key_colours(hero))} of 3).",
+    # TRANSLATORS: hero takes a key piece of colour; n is how many colours of 3 they have now
+    p.say("key", msg("%(hero)s takes the %(colour)s key piece, %(n)s of 3.", hero=p.hero(hero),
+                     colour=named.colour(colour), n=len(p.st.key_colours(hero))),
           hero=hero, piece=action.piece)
 
 
@@ -1083,8 +1358,10 @@ def _courtyard(p: Play, action: Courtyard) -> None:
     hero = p.st.ask_of(Ask).hero
     free = p.free_courtyard()
     if action.space not in free:
-        raise reject("not-free", f"{action.space} is not a free courtyard space; free: "
-                     f"{', '.join(free)}.")
+        # TRANSLATORS: refused: space is taken or not in the courtyard; free the free ones
+        raise reject("not-free", msg("%(space)s is not a free courtyard space; free: "
+                                     "%(free)s.", space=p.space(action.space),
+                                     free=named.spaces(p.pack, free)))
     p.set(phase=Phase.BUSY, ask=None)
     p.land_in_courtyard(hero, action.space)
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from tabletap.controller.language.said import Said
 from tabletap.controller.rules.base import JSON, Rejection, chance
+from tabletap.games.key_to_the_kingdom.rules import named
 from tabletap.games.key_to_the_kingdom.rules.pack import (
     COLOURS,
     DEFAULT_PACK,
@@ -21,6 +23,7 @@ from tabletap.games.key_to_the_kingdom.rules.pack import (
     load_pack,
 )
 from tabletap.games.key_to_the_kingdom.rules.state import MAGIC_PREFIX, KttkState, Phase
+from tabletap.games.key_to_the_kingdom.words import msg
 
 MIN_HEROES, MAX_HEROES = 2, 5
 OPTIONS = ("pack", "digital_events", "dice")
@@ -28,7 +31,7 @@ SETUP = ("first", "deck", "castle", "positions", "keys", "magic", "companions", 
          "demon", "flaps")
 
 
-def _bad(message: str) -> Rejection:
+def _bad(message: str | Said) -> Rejection:
     return Rejection("bad-setup", message)
 
 
@@ -39,7 +42,9 @@ def pack_for(options: JSON) -> Pack:
     try:
         return load_pack(ref)
     except PackError as exc:
-        raise _bad(f"The content pack cannot be used: {exc}") from None
+        # TRANSLATORS: set-up refused; problem is the pack's error, file, line and key (English)
+        raise _bad(msg("The content pack cannot be used: %(problem)s", problem=str(exc))
+                   ) from None
 
 
 def _mapping(setup: JSON, key: str, players: tuple[str, ...]) -> dict[str, Any]:
@@ -80,15 +85,20 @@ def new_state(players: list[str], seed: int, options: JSON, setup: JSON) -> Kttk
     if dice not in ("digital", "physical"):
         raise _bad("options.dice is digital (the roll button rolls) or physical (each roll "
                    "is entered).")
-    heroes = ", ".join(pack.heroes)
+    heroes = named.heroes(pack, pack.heroes)
     if not isinstance(players, list) or not MIN_HEROES <= len(players) <= MAX_HEROES:
-        raise _bad(f"Key to the Kingdom is for {MIN_HEROES} to {MAX_HEROES} heroes, each "
-                   f"player named by their hero ({heroes}).")
+        # TRANSLATORS: set-up refused; least and most are numbers, heroes the pack's heroes
+        raise _bad(msg("Key to the Kingdom is for %(least)s to %(most)s heroes, each player "
+                       "named by their hero: %(heroes)s.", least=MIN_HEROES, most=MAX_HEROES,
+                       heroes=heroes))
     for p in players:
         if p not in pack.heroes:
-            raise _bad(f"{p!r} is not a hero of the {pack.name} pack; the heroes are {heroes}.")
+            # TRANSLATORS: set-up refused; name is a player's name as typed, heroes the heroes
+            raise _bad(msg("%(name)s is not a hero of this game; the heroes are %(heroes)s.",
+                           name=str(p), heroes=heroes))
     if len(set(players)) != len(players):
-        raise _bad("Each player chooses a different hero.")
+        # TRANSLATORS: set-up refused: two players chose the same hero
+        raise _bad(msg("Each player chooses a different hero."))
     seats = tuple(players)
 
     items: dict[str, tuple[str | None, bool]] = {

@@ -1,7 +1,7 @@
 """Kingdomino's actions and their JSON form (what the journal stores and `do:` steps give).
 
-A malformed action is a Rejection with code `bad-action` and a sentence naming the field, so a
-typo in a scenario or at the console says what to fix.
+A malformed action is a Rejection with code `bad-action` and a sentence saying, in words a
+family understands, what is wrong (issue 20: no raw value, id or bracket is ever said back).
 """
 
 from __future__ import annotations
@@ -9,9 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tabletap.controller.language.said import Said
 from tabletap.controller.rules.base import JSON, Rejection
 from tabletap.games.kingdomino.rules.kingdom import FACINGS, Pos
 from tabletap.games.kingdomino.rules.treasures import all_tokens
+from tabletap.games.kingdomino.words import msg
 
 PIECE_PREFIX = "kingdomino/"
 TREASURE_PREFIX = "kingdomino/treasure/"
@@ -48,60 +50,76 @@ class Action:
     turns: int | None = None
 
 
-def _bad(message: str) -> Rejection:
+def _bad(message: Said) -> Rejection:
+    """A move entered wrong (by hand, at the console or a `do:` step): said in words, never
+    with the raw value, which may hold brackets or ids."""
     return Rejection("bad-action", message)
 
 
 def _int(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _bad(f"{name} must be a whole number, not {value!r}.")
+        # TRANSLATORS: a refusal of a move entered by hand: a number was expected
+        raise _bad(msg("A move needs whole numbers there."))
     return value
+
+
+def _not_a_move() -> Rejection:
+    # TRANSLATORS: a refusal of a move entered by hand that is no Kingdomino move
+    return _bad(msg("That is not a Kingdomino move."))
 
 
 def normalise_token(value: Any) -> str:
     """Accept `ruby/2` or the piece id `kingdomino/treasure/ruby/2`."""
     if not isinstance(value, str):
-        raise _bad(f"token must be a treasure token like 'ruby/2' or 'joker', not {value!r}.")
+        raise _not_a_token()
     token = value[len(TREASURE_PREFIX):] if value.startswith(TREASURE_PREFIX) else value
     if token not in all_tokens():
-        raise _bad(f"{value!r} is not a treasure token (ruby/1 .. amethyst/3, joker).")
+        raise _not_a_token()
     return token
+
+
+def _not_a_token() -> Rejection:
+    # TRANSLATORS: a refusal of a move entered by hand naming no treasure token of the box
+    return _bad(msg("That is not one of the treasure tokens."))
 
 
 def action_from_json(data: Any) -> Action:
     if not isinstance(data, dict):
-        raise _bad(f"an action is a mapping with an 'action' key, not {data!r}.")
+        raise _not_a_move()
     name = data.get("action")
     if not isinstance(name, str) or name not in _FIELDS:  # a list or a mapping is unhashable
-        raise _bad(f"unknown action {name!r}; Kingdomino knows {', '.join(ACTION_NAMES)}.")
+        raise _not_a_move()
     required, optional = _FIELDS[name]
     extra = set(data) - {"action", *required, *optional}
-    if extra:
-        raise _bad(f"{name} does not take {', '.join(sorted(map(str, extra)))}.")
     missing = [f for f in required if f not in data]
-    if missing:
-        raise _bad(f"{name} needs {', '.join(missing)}.")
+    if extra or missing:
+        # TRANSLATORS: a refusal of a move entered by hand with parts missing or too many
+        raise _bad(msg("That move is missing something, or says too much."))
     fields: dict[str, Any] = {}
     if "domino" in data:
         number = _int(data["domino"], "domino")
         if not 1 <= number <= 48:
-            raise _bad(f"domino numbers run from 1 to 48, not {number}.")
+            # TRANSLATORS: a refusal of a move entered by hand
+            raise _bad(msg("Domino numbers run from 1 to 48."))
         fields["domino"] = number
     if "at" in data:
         at = data["at"]
         if not isinstance(at, list | tuple) or len(at) != 2:
-            raise _bad(f"at must be [row, col] relative to the castle, not {at!r}.")
+            # TRANSLATORS: a refusal of a move entered by hand: no square of a kingdom
+            raise _bad(msg("That is not a square of a kingdom."))
         fields["at"] = (_int(at[0], "at's row"), _int(at[1], "at's col"))
     if "facing" in data:
         if not isinstance(data["facing"], str) or data["facing"] not in FACINGS:
-            raise _bad(f"facing must be one of {', '.join(FACINGS)}, not {data['facing']!r}.")
+            # TRANSLATORS: a refusal of a move entered by hand: which way a domino points
+            raise _bad(msg("A domino points up, down, left or right."))
         fields["facing"] = data["facing"]
     if data.get("token") is not None:
         fields["token"] = normalise_token(data["token"])
     if "turns" in data:
         turns = _int(data["turns"], "turns")
         if not 0 <= turns <= 3:
-            raise _bad(f"turns counts quarter turns clockwise, 0 to 3, not {turns}.")
+            # TRANSLATORS: a refusal of a move entered by hand: how far a gem is turned
+            raise _bad(msg("A gem turns by none, one, two or three quarter turns."))
         fields["turns"] = turns
     return Action(name, **fields)
 

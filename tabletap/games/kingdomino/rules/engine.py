@@ -13,6 +13,7 @@ its dominoes has been tapped (`confirm`), and a gem turned up to replace a claim
 
 from __future__ import annotations
 
+from tabletap.controller.language.said import ListOf, Said
 from tabletap.controller.rules.base import JSON, Event, Outcome, Rejection, chance
 from tabletap.games.kingdomino.rules import actions as act
 from tabletap.games.kingdomino.rules import state as st
@@ -45,6 +46,7 @@ from tabletap.games.kingdomino.rules.treasures import (
     oriented,
     token_kind,
 )
+from tabletap.games.kingdomino.words import gem, gems, landscapes_of, msg, msg_n
 
 
 class KingdominoEngine:
@@ -67,22 +69,25 @@ class KingdominoEngine:
 
     def apply(self, state: KingdominoState, action: Action) -> Outcome[KingdominoState, Action]:
         if not isinstance(action, Action):
-            raise Rejection("bad-action", f"{action!r} is not a Kingdomino action.")
+            # TRANSLATORS: a refusal: something that is no move of Kingdomino was entered
+            raise Rejection("bad-action", msg("That is not a Kingdomino move."))
         if state.step == "over":
-            raise Rejection("game-over", "This game is over; start a new one.")
+            # TRANSLATORS: a refusal: a move after the game ended
+            raise Rejection("game-over", msg("This game is over; start a new one."))
         self._gate(state, action)
         s = state.fork()
         events: list[Event] = []
         resolved: Action = self._handlers[action.action](s, action, events)
         before, after = self.current_player(state), self.current_player(s)
         if after is not None and (after != before or s.round != state.round):
-            events.append(Event("turn", f"{after}'s turn.", {"player": after}))
+            events.append(Event("turn", lambda: _turn(after), {"player": after}))
+        elif after is not None and s.order and state.order and s.order[0] != state.order[0]:
+            # the same player's other king acts next: still said, so nobody waits for a turn
+            events.append(Event("turn", lambda: _again(after), {"player": after}))
         if s.step == "over":
             won = self.winners(s)
-            events.append(Event(
-                "win", f"{' and '.join(won)} {'win' if len(won) > 1 else 'wins'}!",
-                {"winners": won, "scores": self.scores(s)},
-            ))
+            events.append(Event("win", lambda: _won(won),
+                                {"winners": won, "scores": self.scores(s)}))
         return Outcome(s, resolved, tuple(events))
 
     def legal_actions(self, state: KingdominoState) -> list[Action]:
@@ -244,13 +249,16 @@ class KingdominoEngine:
         gems to turn up (set-up makes no Outcome, so these have no other way out)."""
         events = [self._line_event(state)]
         if state.reveals:
-            events.append(Event(
-                "reveal-gems", f"Turn {state.reveals} treasure tokens gem side up and tap them.",
-                {"gems": state.reveals},
-            ))
+            # TRANSLATORS: said as a game starts: gems to turn up for the first line
+            events.append(Event("reveal-gems", msg_n(
+                "Turn %(n)s treasure token gem side up and tap it.",
+                "Turn %(n)s treasure tokens gem side up and tap them.", state.reveals),
+                {"gems": state.reveals}))
         who = self.current_player(state)
         if who is not None:
-            events.append(Event("turn", f"{who}'s king is drawn first.", {"player": who}))
+            # TRANSLATORS: said as a game starts: whose king plays first; player is a name
+            events.append(Event("turn", msg("%(player)s's king is drawn first.", player=who),
+                                {"player": who}))
         return tuple(events)
 
     # -- helpers ---------------------------------------------------------------------------
@@ -269,47 +277,47 @@ class KingdominoEngine:
         """The physical table must match the state before play goes on."""
         if action.action in ("confirm", "reveal"):
             return
-        waiting = []
-        if state.unconfirmed:
-            waiting.append(
-                "tap the new line's dominoes (" + ", ".join(map(str, state.unconfirmed)) + ")"
-            )
-        if state.reveals:
-            n = state.reveals
-            waiting.append(f"turn {n} treasure token{'s' if n > 1 else ''} gem side up and tap it")
-        if waiting:
-            raise Rejection("confirm-first", "First " + " and ".join(waiting) + ".")
+        if state.unconfirmed or state.reveals:
+            raise Rejection("confirm-first", _first(state.unconfirmed, state.reveals))
         if action.action not in _EXPECTED[state.step]:
             raise Rejection("wrong-step", self._what_now(state))
 
-    def _what_now(self, state: KingdominoState) -> str:
+    def _what_now(self, state: KingdominoState) -> Said:
         who = self._acting(state)
         if state.step == "claim":
-            return f"{who} now puts king {state.order[0]} on a domino of the new line."
+            # TRANSLATORS: a refusal of a move out of step; player is whose turn it is
+            return msg("%(player)s now puts a king on a domino of the new line.", player=who)
         if state.step == "place":
-            return f"{who} now places (or, if it fits nowhere, discards) domino " \
-                   f"{self._acting_domino(state)}."
-        return f"{who} now takes one of the face-up gems ({', '.join(state.face_up)})."
+            # TRANSLATORS: a refusal of a move out of step; landscapes are the domino's
+            return msg("%(player)s now places the %(landscapes)s domino, or discards it if it "
+                       "fits nowhere.", player=who,
+                       landscapes=landscapes_of(self._acting_domino(state)))
+        # TRANSLATORS: a refusal of a move out of step; gems are the face-up gems' names
+        return msg("%(player)s now takes one of the face-up gems: %(gems)s.", player=who,
+                   gems=gems(state.face_up))
 
     # -- actions ---------------------------------------------------------------------------
 
     def _do_confirm(self, s: KingdominoState, a: Action, events: list[Event]) -> Action:
         if not s.unconfirmed:
-            raise Rejection("not-expected", "No domino is waiting to be confirmed.")
+            # TRANSLATORS: a refusal: a domino was tapped when none was waiting
+            raise Rejection("not-expected", msg("No domino is waiting to be confirmed."))
         if a.domino not in s.unconfirmed:
-            raise Rejection(
-                "wrong-domino",
-                f"Domino {a.domino} is not one the box gave; still to tap: "
-                + ", ".join(map(str, s.unconfirmed)) + ".",
-            )
+            # TRANSLATORS: a refusal; domino is the number on the back of the one tapped,
+            # dominoes the numbers of those still to tap
+            raise Rejection("wrong-domino", msg(
+                "Domino %(domino)s is not one the box gave; still to tap: %(dominoes)s.",
+                domino=a.domino, dominoes=ListOf(tuple(s.unconfirmed))))
         s.unconfirmed.remove(a.domino)  # type: ignore[arg-type]
-        events.append(Event("confirmed", f"Domino {a.domino} is on the table.",
-                            {"domino": a.domino}))
+        # TRANSLATORS: said when a domino of the new line is tapped; domino is its number
+        events.append(Event("confirmed", msg("Domino %(domino)s is on the table.",
+                                             domino=a.domino), {"domino": a.domino}))
         return a
 
     def _do_reveal(self, s: KingdominoState, a: Action, events: list[Event]) -> Action:
         if not s.reveals:
-            raise Rejection("no-reveal", "No treasure token needs turning over now.")
+            # TRANSLATORS: a refusal: no gem is to be turned up now
+            raise Rejection("no-reveal", msg("No treasure token needs turning over now."))
         token = a.token
         # One draw per reveal whether or not the table observed the token, so later draws do
         # not depend on how the gem was entered.
@@ -317,29 +325,32 @@ class KingdominoEngine:
         if token is None:
             token = drawn
         elif token not in s.bag:
-            where = "already face up" if token in s.face_up else "already in a kingdom"
-            raise Rejection("not-chest-side", f"Treasure {token} is {where}.")
+            raise Rejection("not-chest-side", _not_chest_side(token, token in s.face_up))
         s.counter += 1
         s.bag.remove(token)
         s.face_up.append(token)
         s.reveals -= 1
-        events.append(Event("revealed", f"A {token_kind(token)} is turned face up.",
+        # TRANSLATORS: said when a treasure token is turned gem side up; gem is its gem's name
+        events.append(Event("revealed", msg("A gem is turned face up: %(gem)s.", gem=gem(token)),
                             {"token": token}))
         return Action("reveal", token=token)
 
     def _do_claim(self, s: KingdominoState, a: Action, events: list[Event]) -> Action:
         slot = next((x for x in s.next_line if x.domino == a.domino), None)
         if slot is None:
-            raise Rejection(
-                "not-in-line",
-                f"Domino {a.domino} is not in the new line ("
-                + ", ".join(str(x.domino) for x in s.next_line) + ").",
-            )
+            # TRANSLATORS: a refusal; domino is a number entered, dominoes the numbers of
+            # the new line's dominoes
+            raise Rejection("not-in-line", msg(
+                "Domino %(domino)s is not in the new line; it holds %(dominoes)s.",
+                domino=a.domino, dominoes=ListOf(tuple(x.domino for x in s.next_line))))
         if slot.king is not None:
-            raise Rejection("taken", f"King {slot.king} already stands on domino {a.domino}.")
+            # TRANSLATORS: a refusal; player is whose king it is, landscapes the domino's
+            raise Rejection("taken", msg(
+                "%(player)s's king already stands on the %(landscapes)s domino.",
+                player=s.kings[slot.king], landscapes=landscapes_of(slot.domino)))
         king = s.order[0]
         s.next_line[s.next_line.index(slot)] = Slot(slot.domino, king)
-        events.append(Event("claimed", f"{s.kings[king]} puts king {king} on domino {a.domino}.",
+        events.append(Event("claimed", lambda: _claimed(s.kings[king], slot.domino),
                             {"player": s.kings[king], "king": king, "domino": a.domino}))
         self._finish_king(s, events)
         return a
@@ -347,10 +358,11 @@ class KingdominoEngine:
     def _check_own(self, s: KingdominoState, a: Action) -> int:
         number = self._acting_domino(s)
         if a.domino != number:
-            raise Rejection(
-                "not-your-domino",
-                f"King {s.order[0]} stands on domino {number}, not {a.domino}.",
-            )
+            # TRANSLATORS: a refusal; player is whose turn it is, landscapes are those of
+            # the domino their king stands on
+            raise Rejection("not-your-domino", msg(
+                "%(player)s's king stands on the %(landscapes)s domino: that is the one to "
+                "place.", player=s.kings[s.order[0]], landscapes=landscapes_of(number)))
         return number
 
     def _do_place(self, s: KingdominoState, a: Action, events: list[Event]) -> Action:
@@ -371,9 +383,9 @@ class KingdominoEngine:
         k.place(second, domino.right)
         k.placed.append(number)
         s.line = [x for x in s.line if x.domino != number]  # it left the line for the kingdom
+        facing_now = a.facing
         events.append(Event(
-            "placed", f"{player} places domino {number} "
-                      f"{placement_words(first, a.facing)}.",  # type: ignore[arg-type]
+            "placed", lambda: _placed(player, number, first, facing_now),  # type: ignore[arg-type]
             {"player": player, "domino": number, "at": list(first), "facing": a.facing},
         ))
         if s.options["treasures"]:
@@ -381,12 +393,11 @@ class KingdominoEngine:
             corners = [c for c in k.treasure_corners((first, second)) if c not in taken]
             corners = corners[: len(s.face_up) + len(s.bag)]
             for corner in corners:
-                events.append(Event(
-                    "treasure-found",
-                    f"{player} discovers a treasure where four landscapes meet: "
-                    "tap one of the face-up gems, then orient it.",
-                    {"player": player, "corner": list(corner)},
-                ))
+                # TRANSLATORS: said after a placement; player is a name
+                events.append(Event("treasure-found", msg(
+                    "%(player)s discovers a treasure where four landscapes meet: tap one of "
+                    "the face-up gems, then turn it the way you like.", player=player),
+                    {"player": player, "corner": list(corner)}))
             s.treasures = corners
             if corners:
                 s.step = "treasure"
@@ -400,16 +411,20 @@ class KingdominoEngine:
         places = s.spots(player, dominoes()[number])
         if places:
             r, c, facing = places[0]
-            raise Rejection(
-                "can-place",
-                f"Domino {number} fits in {player}'s kingdom (for example "
-                f"{placement_words((r, c), facing)}); only a domino with nowhere to go is "
-                "discarded.",
-            )
+            # TRANSLATORS: a refusal of a discard; landscapes are the domino's, place a
+            # place it fits ("two above the castle, pointing down")
+            raise Rejection("can-place", msg(
+                "The %(landscapes)s domino fits in %(player)s's kingdom, for example %(place)s; "
+                "only a domino with nowhere to go is discarded.",
+                landscapes=landscapes_of(number), player=player,
+                place=placement_words((r, c), facing)))
         k = s.own_kingdom(player)
         k.discards.append(number)
         s.line = [x for x in s.line if x.domino != number]
-        events.append(Event("discarded", f"{player} discards domino {number}: it fits nowhere.",
+        # TRANSLATORS: said when a domino fits nowhere; landscapes are the domino's
+        events.append(Event("discarded", msg("%(player)s discards the %(landscapes)s domino: it "
+                                             "fits nowhere.", player=player,
+                                             landscapes=landscapes_of(number)),
                             {"player": player, "domino": number}))
         self._after_place(s, events)
         return a
@@ -417,30 +432,32 @@ class KingdominoEngine:
     def _do_treasure(self, s: KingdominoState, a: Action, events: list[Event]) -> Action:
         token = a.token or ""
         if token not in s.face_up:
-            raise Rejection(
-                "not-face-up",
-                f"Treasure {token} is not face up; the face-up gems are "
-                + ", ".join(s.face_up) + ".",
-            )
+            # TRANSLATORS: a refusal; gem is the gem chosen, gems the face-up gems' names
+            raise Rejection("not-face-up", msg(
+                "That %(gem)s is not face up; the face-up gems are %(gems)s.", gem=gem(token),
+                gems=ListOf(tuple(gem(t) for t in s.face_up))))
         player = self._acting(s)
         k = s.own_kingdom(player)
         corner = s.treasures.pop(0)
-        gem = PlacedGem(token_kind(token), corner, oriented(token, a.turns or 0), token)
-        k.gems.append(gem)
+        placed = PlacedGem(token_kind(token), corner, oriented(token, a.turns or 0), token)
+        k.gems.append(placed)
         s.face_up.remove(token)
         if s.bag:
             s.reveals += 1
         events.append(Event(
-            "treasure", f"{player} sets the {gem.kind} where the four landscapes meet.",
+            # TRANSLATORS: said when a gem is set on a kingdom; gem is its name (ruby, ...)
+            "treasure", msg("%(player)s sets the %(gem)s where the four landscapes meet.",
+                            player=player, gem=gem(token)),
             {"player": player, "token": token, "corner": list(corner),
-             "quarters": list(gem.quarters)},
+             "quarters": list(placed.quarters)},
         ))
         if gem_types_for_victory([g.kind for g in k.gems]):
             s.gem_winner = player
             s.step = "over"
-            events.append(Event("gem-victory",
-                                f"{player} holds five different gems: an immediate victory!",
-                                {"player": player}))
+            # TRANSLATORS: said when a player wins at once by gems; player is a name
+            events.append(Event("gem-victory", msg(
+                "%(player)s holds five different gems: an immediate victory!", player=player),
+                {"player": player}))
             return a
         if s.treasures and (s.face_up or s.bag):
             return a
@@ -472,16 +489,17 @@ class KingdominoEngine:
         if s.next_line:
             events.append(self._line_event(s))
         else:
-            events.append(Event("last-round", "The box is empty: the last round, place only.",
-                                {"round": s.round}))
+            # TRANSLATORS: said when the box has no dominoes left
+            events.append(Event("last-round", msg("The box is empty: the last round, place "
+                                                  "only."), {"round": s.round}))
 
     def _line_event(self, s: KingdominoState) -> Event:
         numbers = [x.domino for x in s.next_line]
-        return Event(
-            "line", "From the box: " + ", ".join(map(str, numbers))
-            + ". Lay them out in number order and tap each.",
-            {"dominoes": numbers, "round": s.round},
-        )
+        # TRANSLATORS: said as a new line comes out of the box; dominoes are the numbers
+        # on their backs
+        return Event("line", msg(
+            "From the box: %(dominoes)s. Lay them out in number order and tap each.",
+            dominoes=ListOf(tuple(numbers))), {"dominoes": numbers, "round": s.round})
 
     def _end_game(self, s: KingdominoState, events: list[Event]) -> None:
         if s.options["dynasty"] and s.game < DYNASTY_GAMES:
@@ -489,13 +507,13 @@ class KingdominoEngine:
             for p in s.players:
                 result[p] = list(self.tie_key(s, p))
             s.results.append(result)
-            events.append(Event(
-                "dynasty-game",
-                f"Game {s.game} of {DYNASTY_GAMES} is over: "
-                + ", ".join(f"{p} {v[0]}" for p, v in result.items())
-                + ". Clear the kingdoms; the next game begins.",
-                {"game": s.game, "scores": {p: v[0] for p, v in result.items()}},
-            ))
+            scores = ListOf(tuple(_points(p, v[0]) for p, v in result.items()))
+            # TRANSLATORS: said between a Dynasty's games; game and of are numbers, scores
+            # the players' points ("ana 25 points, ben 31 points")
+            events.append(Event("dynasty-game", msg(
+                "Game %(game)s of %(of)s is over: %(scores)s. Clear the kingdoms; the next game "
+                "begins.", game=s.game, of=DYNASTY_GAMES, scores=scores),
+                {"game": s.game, "scores": {p: v[0] for p, v in result.items()}}))
             s.game += 1
             start_game(s)
             events.extend(e for e in self.opening_events(s) if e.kind != "turn")
@@ -505,6 +523,68 @@ class KingdominoEngine:
 
 
 ENGINE = KingdominoEngine()
+
+
+# -- sentences (built only when someone reads the event) --------------------------------------
+
+def _turn(player: str) -> Said:
+    # TRANSLATORS: said after every turn: whose turn it is now; player is a name as entered
+    return msg("%(player)s's turn.", player=player)
+
+
+def _again(player: str) -> Said:
+    # TRANSLATORS: said after a turn when the same player plays next with their other king
+    return msg("%(player)s plays again, with the other king.", player=player)
+
+
+def _won(players: list[str]) -> Said:
+    # TRANSLATORS: said at the end; players are the winners' names ("ana and ben")
+    return msg_n("%(players)s wins!", "%(players)s win!", len(players),
+                 players=ListOf(tuple(players)))
+
+
+def _claimed(player: str, number: int) -> Said:
+    # TRANSLATORS: said after a claim; landscapes are the domino's ("wheat field and forest")
+    return msg("%(player)s puts a king on the %(landscapes)s domino.", player=player,
+               landscapes=landscapes_of(number))
+
+
+def _placed(player: str, number: int, at: tuple[int, int], facing: str) -> Said:
+    # TRANSLATORS: said after a placement; landscapes are the domino's, place where it lies
+    # ("two above the castle, pointing down")
+    return msg("%(player)s places the %(landscapes)s domino %(place)s.", player=player,
+               landscapes=landscapes_of(number), place=placement_words(at, facing))
+
+
+def _points(player: str, points: int) -> Said:
+    # TRANSLATORS: one player's score inside a list; player is a name
+    return msg_n("%(player)s %(n)s point", "%(player)s %(n)s points", points, player=player)
+
+
+def _first(dominoes: list[int], reveals: int) -> Said:
+    """What the table waits for before play goes on: the new line tapped, gems turned up."""
+    numbers = ListOf(tuple(dominoes))
+    if dominoes and reveals:
+        # TRANSLATORS: a refusal; dominoes are numbers on the backs of the new line's
+        return msg_n(
+            "First tap the new line's dominoes, %(dominoes)s, and turn %(n)s treasure token "
+            "gem side up and tap it.",
+            "First tap the new line's dominoes, %(dominoes)s, and turn %(n)s treasure tokens "
+            "gem side up and tap them.", reveals, dominoes=numbers)
+    if dominoes:
+        # TRANSLATORS: a refusal; dominoes are numbers on the backs of the new line's dominoes
+        return msg("First tap the new line's dominoes: %(dominoes)s.", dominoes=numbers)
+    # TRANSLATORS: a refusal: gems must be turned up before play goes on
+    return msg_n("First turn %(n)s treasure token gem side up and tap it.",
+                 "First turn %(n)s treasure tokens gem side up and tap them.", reveals)
+
+
+def _not_chest_side(token: str, face_up: bool) -> Said:
+    if face_up:
+        # TRANSLATORS: a refusal; gem is a gem's name: that token lies gem side up already
+        return msg("That %(gem)s is already face up.", gem=gem(token))
+    # TRANSLATORS: a refusal; gem is a gem's name: that token was set on a kingdom
+    return msg("That %(gem)s is already in a kingdom.", gem=gem(token))
 
 
 # Actions are frozen values: a placement offered again (the same domino, square and facing)

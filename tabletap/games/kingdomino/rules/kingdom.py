@@ -9,9 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+from tabletap.controller.language.said import Said
 from tabletap.controller.rules.base import Rejection
 from tabletap.games.kingdomino.rules.dominoes import CASTLE, Domino, Square
 from tabletap.games.kingdomino.rules.places import square_words
+from tabletap.games.kingdomino.words import landscapes_of, msg
 
 Pos = tuple[int, int]
 Cells = Mapping[Pos, Square]
@@ -73,22 +75,26 @@ def check_placement(cells: Cells, size: int, domino: Domino, placement: Placemen
     a, b = placement.squares()
     for pos in (a, b):
         if pos in cells:
-            what = "the castle" if cells[pos].terrain == CASTLE else "a domino"
-            raise Rejection(
-                "occupied", f"The square {square_words(pos)} already holds {what}; choose an "
-                "empty square."
-            )
+            raise Rejection("occupied", _occupied(pos, cells[pos].terrain == CASTLE))
     if not _fits(bounds(cells), (a, b), size):
-        raise Rejection(
-            "too-big",
-            f"There the kingdom would no longer fit in {size}×{size} squares (castle included).",
-        )
+        # TRANSLATORS: a refusal; size is how many squares wide and high a kingdom may be
+        raise Rejection("too-big", msg("There the kingdom would no longer fit in "
+                                       "%(size)s×%(size)s squares, the castle included.",
+                                       size=size))
     if not (_connects(cells, a, domino.left, b) or _connects(cells, b, domino.right, a)):
-        raise Rejection(
-            "no-connection",
-            f"Domino {domino.number} must touch the castle or a matching landscape "
-            "along a side.",
-        )
+        # TRANSLATORS: a refusal; landscapes are the domino's ("wheat field and forest")
+        raise Rejection("no-connection", msg(
+            "The %(landscapes)s domino must touch the castle or a matching landscape along a "
+            "side.", landscapes=landscapes_of(domino.number)))
+
+
+def _occupied(pos: Pos, castle: bool) -> Said:
+    if castle:
+        # TRANSLATORS: a refusal: a domino was put on the castle's own square
+        return msg("The castle stands there; choose an empty square.")
+    # TRANSLATORS: a refusal; square is where, from the castle ("two above the castle")
+    return msg("The square %(square)s already holds a domino; choose an empty square.",
+               square=square_words(pos))
 
 
 def legal_placements(cells: Cells, size: int, domino: Domino) -> list[Placement]:

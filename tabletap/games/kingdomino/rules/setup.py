@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from tabletap.controller.language.said import Said
 from tabletap.controller.rules.base import JSON, Rejection, chance
 from tabletap.games.kingdomino.rules.actions import normalise_token
 from tabletap.games.kingdomino.rules.dominoes import DOMINO_COUNT
 from tabletap.games.kingdomino.rules.kingdom import CASTLE_SQUARE
 from tabletap.games.kingdomino.rules.state import COLOURS, Kingdom, KingdominoState, Slot
 from tabletap.games.kingdomino.rules.treasures import all_tokens
+from tabletap.games.kingdomino.words import msg
 
 OPTIONS: dict[str, bool] = {
     "treasures": True,  # The Lost Treasures (our box has it); false plays the base game
@@ -26,7 +28,7 @@ SETUP_KEYS = ("draw", "king_order", "face_up")
 DYNASTY_GAMES = 3
 
 
-def _bad(message: str) -> Rejection:
+def _bad(message: str | Said) -> Rejection:
     return Rejection("bad-setup", message)
 
 
@@ -45,15 +47,18 @@ def check_options(players: list[str], options: JSON) -> dict[str, bool]:
             raise _bad(f"option {key} must be true or false, not {value!r}.")
         out[key] = value
     if out["mighty_duel"] and len(players) != 2:
-        raise _bad("The Mighty Duel is for exactly 2 players.")
+        # TRANSLATORS: a set-up refusal
+        raise _bad(msg("The Mighty Duel is for exactly 2 players."))
     return out
 
 
 def check_players(players: Any) -> list[str]:
     if not isinstance(players, list) or not 2 <= len(players) <= 4:
-        raise _bad("Kingdomino is for 2, 3 or 4 players.")
+        # TRANSLATORS: a set-up refusal
+        raise _bad(msg("Kingdomino is for 2, 3 or 4 players."))
     if any(not isinstance(p, str) or not p for p in players) or len(set(players)) != len(players):
-        raise _bad("Players need distinct, non-empty names.")
+        # TRANSLATORS: a set-up refusal: two players with one name, or a player with none
+        raise _bad(msg("Players need distinct, non-empty names."))
     return list(players)
 
 

@@ -12,8 +12,9 @@ from functools import cache
 from importlib import resources
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from tabletap.controller.language.said import Named
 from tabletap.controller.loading.yamldoc import SourceError, parse_data
 
 GEM_TYPES: tuple[str, ...] = ("ruby", "sapphire", "emerald", "topaz", "amethyst")
@@ -41,9 +42,18 @@ class _Quarters(_Strict):
 
 
 class _Token(_Strict):
+    # the gem's name in each language (`{en: ruby, de: Rubin}`), English the fallback
+    name: dict[str, str]
     status: Status
     count: int = Field(ge=1)
     quarters: _Quarters
+
+    @field_validator("name")
+    @classmethod
+    def _english_first(cls, value: dict[str, str]) -> dict[str, str]:
+        if not value.get("en"):
+            raise ValueError("a name needs its English spelling (en: ...), the fallback")
+        return value
 
 
 class _TreasureFile(_Strict):
@@ -59,6 +69,7 @@ class TokenKind:
     name: str
     count: int
     quarters: tuple[Quarter, Quarter, Quarter, Quarter]
+    named: Named  # how it is said, in each language
 
 
 def parse_treasures(text: str, source: str = "treasures.yaml") -> dict[str, TokenKind]:
@@ -77,7 +88,8 @@ def parse_treasures(text: str, source: str = "treasures.yaml") -> dict[str, Toke
         quarters = tuple(getattr(token.quarters, q) for q in QUARTERS)
         if any(isinstance(v, int) and v < 0 for v in quarters):
             raise TreasureDataError(f"{source}: {name}: a quarter cannot carry negative crowns")
-        kinds[name] = TokenKind(name, token.count, quarters)  # type: ignore[arg-type]
+        kinds[name] = TokenKind(name, token.count, quarters,  # type: ignore[arg-type]
+                                Named.of(token.name, source))
     return kinds
 
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tabletap.controller.language.said import Said
 from tabletap.controller.rules.base import JSON, Rejection
+from tabletap.games.magic_keys.words import msg
 
 Face = int | str  # 1, 2, 3, 4 or "moon"
 
@@ -65,33 +67,38 @@ def action_to_json(action: Action) -> JSON:
     raise TypeError(f"not a Magic Keys action: {action!r}")
 
 
-def _bad(message: str) -> Rejection:
+def _bad(message: Said) -> Rejection:
     return Rejection("bad-action", message)
 
 
 def _fields(data: dict[str, Any], allowed: set[str], kind: str) -> None:
     extra = sorted(set(data) - allowed - {"type"})
     if extra:
-        raise _bad(f"A {kind} action has no field {', '.join(map(repr, extra))}.")
+        # TRANSLATORS: refusal of a hand-entered action with fields it does not have
+        raise _bad(msg("That action has a field it does not know: %(fields)s.",
+                       fields=", ".join(extra)))
 
 
 def _key_field(data: dict[str, Any], kind: str) -> str:
     key = data.get("key")
     if not isinstance(key, str) or not key:
-        raise _bad(f"A {kind} action needs a key name, like \"blue/3\" or \"gold\".")
+        # TRANSLATORS: refusal of a hand-entered key action that names no key
+        raise _bad(msg("That action needs a key: say which one."))
     return key
 
 
 def _face(value: Any) -> Face:
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise _bad(f"A die face must be a number or \"moon\", not {value!r}.")
+        # TRANSLATORS: refusal of a hand-entered roll with a face no die has
+        raise _bad(msg("A die face must be a number or moon."))
     return value
 
 
 def action_from_json(data: Any) -> Action:
     """Raises Rejection `bad-action` naming what is malformed."""
     if not isinstance(data, dict):
-        raise _bad(f"An action must be a JSON object with a \"type\", not {data!r}.")
+        # TRANSLATORS: refusal of a hand-entered action that is not an action at all
+        raise _bad(msg("That is not an action: an action says its type."))
     kind = data.get("type")
     if kind == "try-key":
         _fields(data, {"key"}, kind)
@@ -108,16 +115,16 @@ def action_from_json(data: Any) -> Action:
         if dice is None:
             return Roll(None)
         if not isinstance(dice, list | tuple):
-            raise _bad(
-                f"A roll's dice must be a list of faces, like [3, \"moon\", 1], not {dice!r}."
-            )
+            # TRANSLATORS: refusal of a hand-entered roll whose dice are not a list
+            raise _bad(msg("A roll's dice must be a list of faces, one for each die."))
         return Roll(tuple(_face(f) for f in dice))
     if kind == "move":
         _fields(data, {"steps"}, kind)
         steps = data.get("steps")
         if isinstance(steps, bool) or not isinstance(steps, int):
-            raise _bad(f"A move needs a whole number of steps, not {steps!r}.")
+            # TRANSLATORS: refusal of a hand-entered move without a number of steps
+            raise _bad(msg("A move needs a whole number of steps."))
         return Move(steps)
-    raise _bad(
-        f"Magic Keys has no action {kind!r}; it knows try-key, pond, end-turn, roll and move."
-    )
+    # TRANSLATORS: refusal of an action Magic Keys does not have
+    raise _bad(msg("Magic Keys has no such action: it knows trying a key, the pond, ending the "
+                   "turn, rolling and moving."))

@@ -26,6 +26,7 @@ from tabletap.games.magic_keys.rules.actions import (
 from tabletap.games.magic_keys.rules.newgame import new_game
 from tabletap.games.magic_keys.rules.state import MagicKeysState
 from tabletap.games.magic_keys.rules.track import Track
+from tabletap.games.magic_keys.words import msg
 
 # each action's handler, looked up by the action's type (play.py)
 _HANDLERS: dict[type, Callable[..., Outcome[MagicKeysState, Action]]] = {
@@ -56,7 +57,8 @@ class MagicKeysEngine:
         except KeyError:  # a subclass of an action, or not an action at all
             handler = next((h for t, h in _HANDLERS.items() if isinstance(action, t)), None)
             if handler is None:
-                raise Rejection("bad-action", f"Magic Keys cannot play {action!r}.") from None
+                # TRANSLATORS: refusal of something that is not a Magic Keys action
+                raise Rejection("bad-action", msg("Magic Keys cannot play that.")) from None
         return handler(self.track, state, action)
 
     def legal_actions(self, state: MagicKeysState) -> list[Action]:

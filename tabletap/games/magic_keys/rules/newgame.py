@@ -9,16 +9,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from tabletap.controller.language.said import ListOf, Said
 from tabletap.controller.rules.base import Rejection, chance
 from tabletap.games.magic_keys.rules.state import DICE_COUNT, MagicKeysState, Places
 from tabletap.games.magic_keys.rules.track import COLOURS, KEYS, KEYS_PER_COLOUR, Track
+from tabletap.games.magic_keys.words import COLOURS_SAID, msg
+from tabletap.games.magic_keys.words import key as key_said
 
 FAKES_PER_COLOUR = 2  # "There are three true keys and two fake keys in each color."
 DICE_MODES = ("physical", "digital")
 _KEY_RANK = {key: n for n, key in enumerate(KEYS)}  # shared by every new game's places
 
 
-def _bad(message: str) -> Rejection:
+def _bad(message: Said) -> Rejection:
     return Rejection("bad-setup", message)
 
 
@@ -26,45 +29,56 @@ def _check_players(players: Any) -> tuple[str, ...]:
     if not isinstance(players, list | tuple) or not all(
         isinstance(p, str) and p.strip() for p in players
     ):
-        raise _bad("Players must be a list of names, like [ana, ben].")
+        # TRANSLATORS: a game started with players that are not names (a maker's set-up)
+        raise _bad(msg("Players must be a list of names."))
     if not 2 <= len(players) <= 4:
-        raise _bad(f"Magic Keys is for 2 to 4 players, not {len(players)}.")
+        # TRANSLATORS: a game started with too few or too many players; n is how many
+        raise _bad(msg("Magic Keys is for 2 to 4 players, not %(n)s.", n=len(players)))
     if len(set(players)) != len(players):
-        raise _bad("Every player needs a different name.")
+        # TRANSLATORS: a game started with two players of the same name
+        raise _bad(msg("Every player needs a different name."))
     return tuple(players)
 
 
 def _check_options(options: Any) -> str:
     options = {} if options is None else options
     if not isinstance(options, dict):
-        raise _bad("Options must be a mapping, like {dice: digital}.")
+        # TRANSLATORS: a maker's options that are not name and value pairs
+        raise _bad(msg("Options must give each option a value."))
     unknown = sorted(set(options) - {"dice"})
     if unknown:
-        raise _bad(f"Magic Keys has no option {', '.join(map(repr, unknown))}; it knows 'dice'.")
+        # TRANSLATORS: a maker's option the game does not have; names are the maker's words
+        raise _bad(msg("Magic Keys has no option %(names)s; it knows only the dice.",
+                       names=", ".join(map(repr, unknown))))
     mode = options.get("dice", "physical")
     if mode not in DICE_MODES:
-        raise _bad(f"The dice option must be 'physical' or 'digital', not {mode!r}.")
+        # TRANSLATORS: a maker's dice option that is neither choice; mode is the maker's word
+        raise _bad(msg("The dice option must be physical or digital, not %(mode)s.",
+                       mode=repr(mode)))
     return mode
 
 
 def _check_fake_keys(fakes: Any, track: Track) -> tuple[str, ...]:
     if not isinstance(fakes, list | tuple) or not all(isinstance(k, str) for k in fakes):
-        raise _bad("setup.fake_keys must be a list of keys, like [purple/4, purple/5, ...].")
+        # TRANSLATORS: a maker's forced fake keys that are not a list of keys
+        raise _bad(msg("The fake keys of a set-up must be a list of keys."))
     unknown = [k for k in fakes if k not in track.keys]
     if unknown:
-        raise _bad(
-            f"setup.fake_keys names {unknown[0]!r}, which is not a coloured key "
-            f"(purple/1 ... yellow/{KEYS_PER_COLOUR}; the golden key is always true)."
-        )
+        # TRANSLATORS: a maker's forced fake key that is not a coloured key; key as typed
+        raise _bad(msg("The fake keys of a set-up name %(key)s, which is not a coloured key: "
+                       "the golden key is always true.", key=repr(unknown[0])))
     doubled = sorted({k for k in fakes if fakes.count(k) > 1})
     if doubled:
-        raise _bad(f"setup.fake_keys lists {', '.join(doubled)} more than once.")
+        # TRANSLATORS: a maker's forced fake keys name one key twice; keys are their names
+        raise _bad(msg("The fake keys of a set-up name %(keys)s more than once.",
+                       keys=ListOf(tuple(key_said(k) for k in doubled))))
     for colour in COLOURS:
         count = sum(k.startswith(colour + "/") for k in fakes)
         if count != FAKES_PER_COLOUR:
-            raise _bad(
-                f"setup.fake_keys needs exactly {FAKES_PER_COLOUR} {colour} keys, not {count}."
-            )
+            # TRANSLATORS: a maker's forced fake keys: wrong count of one colour
+            raise _bad(msg("The fake keys of a set-up need exactly %(needed)s keys of each "
+                           "colour: %(colour)s has %(n)s.", needed=FAKES_PER_COLOUR,
+                           colour=COLOURS_SAID[colour], n=count))
     return tuple(k for k in track.keys if k in fakes)
 
 
@@ -109,11 +123,13 @@ def new_game(
     """A fresh state; Rejection `bad-setup` names whatever is impossible."""
     seats = _check_players(players)
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise _bad(f"The seed must be a whole number, not {seed!r}.")
+        # TRANSLATORS: a maker's seed that is not a whole number
+        raise _bad(msg("The seed must be a whole number."))
     mode = _check_options(options)
     setup = {} if setup is None else setup
     if not isinstance(setup, dict):
-        raise _bad("Setup must be a mapping, like {fake_keys: [...]}.")
+        # TRANSLATORS: a maker's set-up that is not name and value pairs
+        raise _bad(msg("A set-up must give each entry a value."))
     unknown = sorted(set(setup) - {"fake_keys"})
     if unknown:
         raise _bad(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tabletap.controller.language.said import Said
 from tabletap.controller.rules.base import Event, Outcome, Rejection, chance, new_outcome
 from tabletap.games.magic_keys.rules.actions import EndTurn, Face, Move, Pond, Roll, TryKey
 from tabletap.games.magic_keys.rules.state import (
@@ -39,6 +40,9 @@ from tabletap.games.magic_keys.rules.state import (
     rebuilt,
 )
 from tabletap.games.magic_keys.rules.track import GOLD, KEYS, RECOVERY, START, Track
+from tabletap.games.magic_keys.words import either, msg, msg_n, to_space
+from tabletap.games.magic_keys.words import faces as dice_faces
+from tabletap.games.magic_keys.words import key as key_said
 
 MOON = "moon"
 FACES: tuple[Face, ...] = (1, 2, 3, 4, MOON, MOON)  # "1, 2, 3, 4, moon, moon"
@@ -50,26 +54,45 @@ def check_not_over(state: MagicKeysState) -> None:
     if state.winner is not None:
         raise Rejection(
             "game-over",
-            f"The game is over: {state.winner} won. Start a new game to play again.",
+            # TRANSLATORS: refusal after the end; player is the winner's name
+            msg("The game is over: %(player)s won. Start a new game to play again.",
+                player=state.winner),
         )
 
 
-def where_is(state: MagicKeysState, key: str) -> str:
-    """Where a spent key is, in words, for rejection sentences."""
+def where_is(state: MagicKeysState, key: str, digital: bool = False) -> Said:
+    """Why a spent key cannot be pulled, in words, for rejection sentences: where it is now."""
     place = state.places[key]
+    name = key_said(key)
+    if digital:
+        if place == TOWER:
+            # TRANSLATORS: refusal (table's dice): the pawn's space is empty; key is its name
+            return msg("The pawn's space is empty: %(key)s already hangs on the tower. Roll on "
+                       "to a space that still holds a key.", key=name)
+        if place == POND:
+            # TRANSLATORS: refusal (table's dice): the pawn's space is empty; key is its name
+            return msg("The pawn's space is empty: %(key)s is a fake key, already in the magic "
+                       "pond. Roll on to a space that still holds a key.", key=name)
+        # TRANSLATORS: refusal (table's dice): key is its name; player holds that fake key
+        return msg("The pawn's space is empty: %(key)s is a fake key, already in front of "
+                   "%(player)s. Roll on to a space that still holds a key.", key=name,
+                   player=place[len(HELD):])
     if place == TOWER:
-        return "hangs on the tower (a true key is never used twice)"
+        # TRANSLATORS: refusal: a true key already used; key is its name
+        return msg("A true key is used only once, and %(key)s already hangs on the tower. "
+                   "Pull a key still in the forest.", key=name)
     if place == POND:
-        return "is a fake key, already in the magic pond"
-    return f"is a fake key, already lying in front of {place[len(HELD):]}"
+        # TRANSLATORS: refusal: a fake key already thrown away; key is its name
+        return msg("That key is fake: %(key)s is already in the magic pond. Pull a key still "
+                   "in the forest.", key=name)
+    # TRANSLATORS: refusal: a fake key already found; key is its name, player who holds it
+    return msg("That key is fake: %(key)s already lies in front of %(player)s. Pull a key "
+               "still in the forest.", key=name, player=place[len(HELD):])
 
 
-def key_name(key: str) -> str:
-    """`blue/3` -> `the blue key 3`: how a parent says it at the table."""
-    if key == GOLD:
-        return "the golden key"
-    colour, _, number = key.partition("/")
-    return f"the {colour} key {number}"
+def key_name(key: str) -> Said:
+    """`blue/3` -> "the third blue key": how a child says it at the table."""
+    return key_said(key)
 
 
 _KNOWN = frozenset(KEYS)
@@ -81,14 +104,9 @@ def check_key_name(track: Track, key: str) -> None:
     if key != GOLD and not (key in _KNOWN if key.__class__ is str else key in track.keys):
         raise Rejection(
             "unknown-key",
-            f"There is no key called {key!r}: keys are purple/1 to yellow/5, and gold.",
+            # TRANSLATORS: refusal of a key name the game does not know (typed at a console)
+            msg("There is no such key: the keys are five of each colour, and the golden key."),
         )
-
-
-def _space_name(space: str) -> str:
-    return {START: "the start", RECOVERY: "the recovery space", GOLD: "the golden key's space"}.get(
-        space, f"the {space} space"
-    )
 
 
 def _check_digital_try(track: Track, state: MagicKeysState, key: str) -> None:
@@ -99,39 +117,41 @@ def _check_digital_try(track: Track, state: MagicKeysState, key: str) -> None:
     if state.showing:
         raise Rejection(
             "choose-die-first",
-            f"First choose a die to move by ({_list(state.showing)}), then pull a key.",
+            # TRANSLATORS: refusal (table's dice); dice are the numbers showing, "3 or 1"
+            msg("First choose a die to move by, %(dice)s, then pull a key.",
+                dice=either(state.showing)),
         )
     if state.dice == 0:
         raise Rejection(
             "no-dice-left",
-            "All the dice show moon, so this turn ends without a key: throw a fake key into "
-            "the pond to bring the dice back, or press end turn.",
+            # TRANSLATORS: refusal (table's dice): every die was set aside with a moon
+            msg("All the dice show moon, so this turn ends without a key: throw a fake key "
+                "into the pond to bring the dice back, or press end turn."),
         )
     if not state.moved:
         raise Rejection(
-            "must-roll-first", "Roll the dice and move the pawn before pulling a key."
+            # TRANSLATORS: refusal (table's dice): a key tapped before the pawn moved
+            "must-roll-first", msg("Roll the dice and move the pawn before pulling a key.")
         )
     assert state.pawn is not None
     space = track.spaces[state.pawn]
     if space in (START, RECOVERY):
-        raise Rejection(
-            "not-on-key-space", f"The pawn is on {_space_name(space)}, where there is no key."
-        )
+        if space == START:
+            # TRANSLATORS: refusal (table's dice): a key tapped while the pawn is at the start
+            said = msg("The pawn is on the start, where there is no key.")
+        else:
+            # TRANSLATORS: refusal (table's dice): the pawn is on the recovery space (red box)
+            said = msg("The pawn is on the recovery space, where there is no key.")
+        raise Rejection("not-on-key-space", said)
     if space != key:
         raise Rejection(
             "not-on-key-space",
-            f"The pawn is on {_space_name(space)}, so only that key can be pulled, not {key}.",
+            # TRANSLATORS: refusal (table's dice): another key tapped; key is the pawn's key
+            msg("Only the key where the pawn stands can be pulled now: %(key)s.",
+                key=key_said(space)),
         )
     if key != GOLD and state.places[key] != FOREST:
-        raise Rejection(
-            "space-has-no-key",
-            f"The {key} space is empty: that key {where_is(state, key)}. "
-            "Roll on to a space that still holds a key.",
-        )
-
-
-def _list(numbers: tuple[int, ...]) -> str:
-    return ", ".join(str(n) for n in numbers)
+        raise Rejection("space-has-no-key", where_is(state, key, digital=True))
 
 
 def _check_faces(state: MagicKeysState, dice: tuple[Face, ...]) -> None:
@@ -140,8 +160,10 @@ def _check_faces(state: MagicKeysState, dice: tuple[Face, ...]) -> None:
     ):
         raise Rejection(
             "bad-roll",
-            f"A roll now has exactly {state.dice} di{'c' if state.dice != 1 else ''}e, each "
-            f"showing 1, 2, 3, 4 or moon; {list(dice)} does not fit.",
+            # TRANSLATORS: refusal of dice given by hand that do not fit; n is the dice in play
+            msg_n("A roll now has exactly %(n)s die, showing 1, 2, 3, 4 or moon.",
+                  "A roll now has exactly %(n)s dice, each showing 1, 2, 3, 4 or moon.",
+                  state.dice),
         )
 
 
@@ -149,7 +171,8 @@ def _physical(state: MagicKeysState) -> None:
     if state.dice_mode == "physical":
         raise Rejection(
             "physical-dice",
-            "This game uses real dice: roll them at the table and move the pawn by hand.",
+            # TRANSLATORS: refusal: the table's dice asked for in a game with real dice
+            msg("This game uses real dice: roll them at the table and move the pawn by hand."),
         )
 
 
@@ -173,8 +196,8 @@ for _n in range(DICE_COUNT + 1):
     _COUNTED.update((faces, _count(faces)) for faces in _all_rolls(_n))
 
 
-def _turn_event(why: str, name: str) -> Event:
-    return Event("turn", f"{why} It is {name}'s turn.", {"player": name})
+def _turn_event(said: Said, name: str) -> Event:
+    return Event("turn", said, {"player": name})
 
 
 def _pass_turn(values: list[Any], state: MagicKeysState, to_start: bool) -> str:
@@ -200,30 +223,36 @@ def _said_true_key(
     player = state.player
     total = state.gems[player] + won
     if key == GOLD:
-        where = "The golden key goes back to its place."
+        # TRANSLATORS: the golden key opens the chest; player is a name
+        opened = msg("%(player)s tries the golden key in the chest: click, a true key! It goes "
+                     "back to its place.", player=player)
     else:
-        where = f"{key_name(key).capitalize()} hangs on the tower."
-    events = [
-        Event(
-            "chest-open",
-            f"{player} tries {key_name(key)} in the chest: click, a true key! {where}",
-            {"player": player, "key": key, "gems": won},
-        )
-    ]
-    short = "" if won == track.gems_for(key) else " (all that was left in the chest)"
+        # TRANSLATORS: a true key opens the chest; player is a name, key the key's name
+        opened = msg("%(player)s tries %(key)s in the chest: click, a true key! It hangs on "
+                     "the tower now.", player=player, key=key_name(key))
+    events = [Event("chest-open", opened, {"player": player, "key": key, "gems": won})]
+    if won == track.gems_for(key):
+        # TRANSLATORS: gems from the chest; player is a name, total the gems they have now
+        gems = msg_n("%(player)s takes %(n)s gem and now has %(total)s.",
+                     "%(player)s takes %(n)s gems and now has %(total)s.", won,
+                     player=player, total=total)
+    else:
+        # TRANSLATORS: the chest had fewer gems than the key is worth; total is what they have
+        gems = msg_n("%(player)s takes the last %(n)s gem in the chest and now has %(total)s.",
+                     "%(player)s takes the last %(n)s gems in the chest and now has %(total)s.",
+                     won, player=player, total=total)
     events.append(
-        Event(
-            "gems",
-            f"{player} takes {won} gem{'s' if won != 1 else ''}{short} and now has {total}.",
-            {"player": player, "gems": won, "total": total, "chest": state.chest - won},
-        )
+        Event("gems", gems,
+              {"player": player, "gems": won, "total": total, "chest": state.chest - won})
     )
     if nxt is None:
         needed = track.gems_required[len(state.players)]
         events.append(
             Event(
                 "win",
-                f"{player} has {total} gems, {needed} are needed: {player} wins!",
+                # TRANSLATORS: the end; player is the winner, total their gems, needed to win
+                msg("%(player)s has %(total)s gems, %(needed)s are needed: %(player)s wins!",
+                    player=player, total=total, needed=needed),
                 {"winners": [player]},
             )
         )
@@ -233,8 +262,15 @@ def _said_true_key(
 
 
 def _turn_over(state: MagicKeysState, nxt: str) -> Event:
-    back = " The pawn goes back to the start." if state.pawn is not None else ""
-    return _turn_event(f"{state.player}'s turn is over.{back}", nxt)
+    if state.pawn is not None:
+        # TRANSLATORS: a turn ends (table's dice); player is whose it was, next whose it is now
+        said = msg("%(player)s's turn is over. The pawn goes back to the start. It is "
+                   "%(next)s's turn.", player=state.player, next=nxt)
+    else:
+        # TRANSLATORS: a turn ends; player is whose it was, next whose it is now
+        said = msg("%(player)s's turn is over. It is %(next)s's turn.", player=state.player,
+                   next=nxt)
+    return _turn_event(said, nxt)
 
 
 def _said_fake(state: MagicKeysState, key: str, nxt: str) -> tuple[Event, ...]:
@@ -242,8 +278,9 @@ def _said_fake(state: MagicKeysState, key: str, nxt: str) -> tuple[Event, ...]:
     return (
         Event(
             "fake",
-            f"{player} tries {key_name(key)} in the chest: it stays shut, a fake key! "
-            f"{player} keeps it in front of them.",
+            # TRANSLATORS: a fake key does not open the chest; player is a name, key its name
+            msg("%(player)s tries %(key)s in the chest: it stays shut, a fake key! %(player)s "
+                "keeps it in front of them.", player=player, key=key_name(key)),
             {"player": player, "key": key},
         ),
         _turn_over(state, nxt),
@@ -264,10 +301,7 @@ def try_key(track: Track, state: MagicKeysState, action: TryKey) -> Result:
             _check_digital_try(track, state, key)  # says which, in the rulebook's order
     elif key != GOLD and state.places[key] != FOREST:
         code = "key-already-used" if state.places[key] == TOWER else "fake-key-already-revealed"
-        raise Rejection(
-            code, f"{key_name(key).capitalize()} {where_is(state, key)}; pull a key still in the "
-            "forest."
-        )
+        raise Rejection(code, where_is(state, key))
     player = state.players[state.current]
     values = list(state)
     if key != GOLD and key in state.fake_keys:
@@ -307,28 +341,35 @@ def pond(track: Track, state: MagicKeysState, action: Pond) -> Result:
     player = state.player
     if key == GOLD:
         raise Rejection(
-            "pond-needs-fake-key", "The golden key is always true: only fake keys go in the pond."
+            "pond-needs-fake-key",
+            # TRANSLATORS: refusal: the golden key tapped at the pond
+            msg("The golden key is always true: only fake keys go in the pond."),
         )
     place = state.places[key]
     if place == FOREST:
         raise Rejection(
             "pond-needs-fake-key",
-            f"{key} has not been tried at the chest yet: only a fake key you have found "
-            "can go into the pond.",
+            # TRANSLATORS: refusal: a key still in the forest tapped at the pond
+            msg("That key has not been tried at the chest yet: only a fake key you have found "
+                "can go into the pond."),
         )
     if place == TOWER:
         raise Rejection(
             "pond-needs-fake-key",
-            f"{key} is a true key hanging on the tower: only fake keys go in the pond.",
+            # TRANSLATORS: refusal: a true key from the tower tapped at the pond
+            msg("That key is a true key from the tower: only fake keys go in the pond."),
         )
     if place == POND:
-        raise Rejection("fake-key-already-in-pond", f"{key} is already in the magic pond.")
+        # TRANSLATORS: refusal: a key already in the pond tapped at the pond again
+        raise Rejection("fake-key-already-in-pond", msg("That key is already in the magic pond."))
     owner = place[len(HELD):]
     if owner != player:
         raise Rejection(
             "not-your-fake-key",
-            f"{key} lies in front of {owner}; it is {player}'s turn, and only the player whose "
-            "turn it is can throw their own fake key into the pond.",
+            # TRANSLATORS: refusal at the pond; owner holds that fake key, player's turn it is
+            msg("That fake key lies in front of %(owner)s. It is %(player)s's turn, and only "
+                "the player whose turn it is can throw their own fake key into the pond.",
+                owner=owner, player=player),
         )
     values = list(state)
     values[PLACES] = state.places.moved(key, POND)
@@ -339,16 +380,21 @@ def pond(track: Track, state: MagicKeysState, action: Pond) -> Result:
 
 def _said_pond(state: MagicKeysState, key: str) -> tuple[Event, ...]:
     player = state.player
-    text = f"{player} throws the fake key ({key_name(key)}) into the magic pond"
     if state.dice_mode == "digital":
-        text += " and brings back all the dice."
+        # TRANSLATORS: a fake key goes into the pond (table's dice); player is a name
+        text = msg("%(player)s throws the fake key into the magic pond and brings back all the "
+                   "dice.", player=player)
     else:
-        text += " and brings back all the dice set aside."
+        # TRANSLATORS: a fake key goes into the pond (real dice); player is a name
+        text = msg("%(player)s throws the fake key into the magic pond and brings back all the "
+                   "dice set aside.", player=player)
     return (Event("pond", text, {"player": player, "key": key}),)
 
 
 def _moons_end(state: MagicKeysState, nxt: str) -> Event:
-    return _turn_event(f"{state.player}'s turn ends in moons; the pawn stays where it is.", nxt)
+    # TRANSLATORS: a turn ends in moons; player is whose it was, next whose it is now
+    return _turn_event(msg("%(player)s's turn ends in moons; the pawn stays where it is. It is "
+                           "%(next)s's turn.", player=state.player, next=nxt), nxt)
 
 
 def end_turn(track: Track, state: MagicKeysState, action: EndTurn) -> Result:
@@ -357,8 +403,10 @@ def end_turn(track: Track, state: MagicKeysState, action: EndTurn) -> Result:
     if state.dice_mode == "digital" and state.dice > 0:
         raise Rejection(
             "dice-left",
-            f"{state.player} still has {state.dice} di{'c' if state.dice > 1 else ''}e to "
-            "play: roll them, or pull the key where the pawn stands.",
+            # TRANSLATORS: refusal of end turn (table's dice); player is a name
+            msg_n("%(player)s still has %(n)s die to play: roll it, or pull the key where the "
+                  "pawn stands.", "%(player)s still has %(n)s dice to play: roll them, or pull "
+                  "the key where the pawn stands.", state.dice, player=state.player),
         )
     values = list(state)
     nxt = _pass_turn(values, state, False)
@@ -372,12 +420,15 @@ def _refuse_roll(state: MagicKeysState) -> None:
     if state.dice == 0:
         raise Rejection(
             "no-dice-left",
-            "Every die has been set aside with a moon: throw a fake key into the pond to bring "
-            "them back, or press end turn.",
+            # TRANSLATORS: refusal of a roll: every die was set aside with a moon
+            msg("Every die has been set aside with a moon: throw a fake key into the pond to "
+                "bring them back, or press end turn."),
         )
     raise Rejection(
         "choose-die-first",
-        f"First move the pawn by one of the dice showing ({_list(state.showing)}).",
+        # TRANSLATORS: refusal of a roll before moving; dice are the numbers showing, "3 or 1"
+        msg("First move the pawn by one of the dice showing: %(dice)s.",
+            dice=either(state.showing)),
     )
 
 
@@ -422,8 +473,10 @@ def roll(track: Track, state: MagicKeysState, action: Roll) -> Result:
     )
 
 
-def _shown(faces: tuple[Face, ...]) -> str:
-    return ", ".join(str(f) for f in faces)
+def _rolled(player: str, faces: tuple[Face, ...]) -> Event:
+    # TRANSLATORS: a roll of the table's dice; player is a name, dice the faces ("3, moon and 1")
+    return Event("roll", msg("%(player)s rolls %(dice)s.", player=player, dice=dice_faces(faces)),
+                 {"player": player, "dice": list(faces)})
 
 
 def _said_teleport(track: Track, state: MagicKeysState, faces: tuple[Face, ...]) -> tuple[
@@ -431,14 +484,39 @@ def _said_teleport(track: Track, state: MagicKeysState, faces: tuple[Face, ...])
 ]:
     player = state.player
     return (
-        Event("roll", f"{player} rolls {_shown(faces)}.", {"player": player, "dice": list(faces)}),
+        _rolled(player, faces),
         Event(
             "teleport",
-            f"All three moons on the first roll at the start: teleport! The pawn jumps to "
-            f"the recovery space and {player} gets all the dice back.",
+            # TRANSLATORS: three moons on the first roll at the start; player is a name
+            msg("All three moons on the first roll at the start: teleport! The pawn jumps to "
+                "the recovery space and %(player)s gets all the dice back.", player=player),
             {"player": player, "to": track.recovery_position},
         ),
     )
+
+
+def _roll_sentence(player: str, faces: tuple[Face, ...], moons: int, numbers: tuple[int, ...],
+                   stuck: bool) -> Said:
+    """The roll in words: what it shows, the moons set aside, the numbers to move by; with
+    every die set aside and a fake key held (`stuck`), what the player may do."""
+    shown = dice_faces(faces)
+    moves = either(sorted(set(numbers)))
+    if not numbers:
+        if stuck:
+            # TRANSLATORS: all moons, and the player holds a fake key; player is a name
+            return msg("%(player)s rolls %(dice)s. All moons! %(player)s may throw a fake key "
+                       "into the pond to bring the dice back, or press end turn.",
+                       player=player, dice=shown)
+        # TRANSLATORS: a roll of moons only; player is a name, dice the faces
+        return msg("%(player)s rolls %(dice)s. All moons!", player=player, dice=shown)
+    if moons:
+        # TRANSLATORS: a roll with moons; dice the faces, moves the numbers to move by ("2 or 4")
+        return msg_n("%(player)s rolls %(dice)s. %(n)s moon set aside. Move by %(moves)s.",
+                     "%(player)s rolls %(dice)s. %(n)s moons set aside. Move by %(moves)s.",
+                     moons, player=player, dice=shown, moves=moves)
+    # TRANSLATORS: a roll of numbers; dice the faces, moves the numbers to move by ("2 or 4")
+    return msg("%(player)s rolls %(dice)s. Move by %(moves)s.", player=player, dice=shown,
+               moves=moves)
 
 
 def _said_roll(
@@ -448,19 +526,8 @@ def _said_roll(
     player = state.player
     moons, numbers = _count(faces)
     left = state.dice - moons
-    if numbers:
-        tail = f" Move by {' or '.join(str(n) for n in sorted(set(numbers)))}."
-    else:
-        tail = " All moons!"
-    if moons and numbers:
-        tail = f" {moons} moon{'s' if moons > 1 else ''} set aside." + tail
-    text = f"{player} rolls {_shown(faces)}.{tail}"
+    text = _roll_sentence(player, faces, moons, numbers, left == 0 and nxt is None)
     data = {"player": player, "dice": list(faces), "set_aside": moons, "dice_left": left}
-    if left == 0 and nxt is None:
-        text += (
-            f" {player} may throw a fake key into the pond to bring the dice back, or press end "
-            "turn."
-        )
     if nxt is None:
         return (Event("roll", text, data),)
     return (Event("roll", text, data), _moons_end(state, nxt))
@@ -474,15 +541,19 @@ def _refuse_move(state: MagicKeysState, steps: int) -> None:
         if state.dice == 0:
             raise Rejection(
                 "no-dice-left",
-                "Every die shows moon: there is nothing to move by. Throw a fake key into the "
-                "pond or press end turn.",
+                # TRANSLATORS: refusal of a move: every die was set aside with a moon
+                msg("Every die shows moon: there is nothing to move by. Throw a fake key into "
+                    "the pond or press end turn."),
             )
         raise Rejection(
-            "must-roll-first", "Roll the dice first, then move by one of the numbers."
+            # TRANSLATORS: refusal of a move before the dice are rolled
+            "must-roll-first", msg("Roll the dice first, then move by one of the numbers.")
         )
     raise Rejection(
         "no-such-die",
-        f"No die shows {steps}: choose one of {_list(state.showing)}.",
+        # TRANSLATORS: refusal of a move; steps asked for, dice the numbers showing ("3 or 1")
+        msg("No die shows %(steps)s: choose %(dice)s.", steps=steps,
+            dice=either(state.showing)),
     )
 
 
@@ -508,16 +579,15 @@ def _said_move(track: Track, state: MagicKeysState, steps: int) -> list[Event]:
     to = min(start + steps, track.gold_position)
     space = track.spaces[to]
     recovery = to == track.recovery_position
-    text = (
-        f"{player} moves the pawn {steps} space{'s' if steps > 1 else ''} "
-        f"to {_space_name(space)}."
-    )
     if to < start + steps:
-        text = (
-            f"{player} moves by {steps}: the pawn reaches the golden key's space and "
-            "stops there "
-            f"({to - start} space{'s' if to - start != 1 else ''})."
-        )
+        # TRANSLATORS: a move past the end stops at the golden key; steps is the die's number
+        text = msg("%(player)s moves by %(steps)s: the pawn reaches the golden key and stops "
+                   "there.", player=player, steps=steps)
+    else:
+        # TRANSLATORS: a move; player is a name, to where the pawn lands ("to the start")
+        text = msg_n("%(player)s moves the pawn %(n)s space %(to)s.",
+                     "%(player)s moves the pawn %(n)s spaces %(to)s.", steps, player=player,
+                     to=to_space(space))
     events = [
         Event(
             "move",
@@ -529,7 +599,9 @@ def _said_move(track: Track, state: MagicKeysState, steps: int) -> list[Event]:
         events.append(
             Event(
                 "recovery",
-                f"The pawn stops on the recovery space: {player} gets all the dice back.",
+                # TRANSLATORS: the pawn stopped on the recovery space; player is a name
+                msg("The pawn stops on the recovery space: %(player)s gets all the dice back.",
+                    player=player),
                 {"player": player},
             )
         )

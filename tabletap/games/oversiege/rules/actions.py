@@ -6,13 +6,16 @@ fields per play (`replaces`, `target`, `targets`) so a journal line reads like t
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from tabletap.controller.rules.base import JSON, Rejection
+from tabletap.games.oversiege.words import msg
 
+log = logging.getLogger("tabletap.games.oversiege")
 KINDS = ("armament", "attack", "rebuild", "key", "blockade", "discard", "end-turn")
 
 
@@ -85,10 +88,12 @@ def action_from_json(data: JSON) -> Action:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "action"
+        log.info("not an Oversiege action (%s: %s); actions are %s", where, first["msg"],
+                 ", ".join(KINDS))
         raise Rejection(
             "bad-action",
-            f"Not an Oversiege action ({where}: {first['msg']}); actions are "
-            f"{', '.join(KINDS)}.",
+            # TRANSLATORS: a refusal of a play sent from the phone that is not one of Oversiege's
+            msg("That is not a play of Oversiege."),
         ) from None
     if isinstance(parsed, _Armament):
         return Action("armament", parsed.card, (parsed.replaces,) if parsed.replaces else ())

@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from tabletap.controller.language.said import Named
 from tabletap.controller.loading.yamldoc import SourceError, parse_data
 
 Status = Literal["confirmed", "likely", "guess"]
@@ -72,11 +73,22 @@ class _Draw(_Strict):
     minimum: _MinimumDraw
 
 
+def _spelt(value: dict[str, str]) -> dict[str, str]:
+    """A card's names: English (the fallback) must be there, and none empty."""
+    if not value.get("en"):
+        raise ValueError("a name needs its English spelling, en: (the fallback)")
+    empty = [lang for lang, text in value.items() if not text.strip()]
+    if empty:
+        raise ValueError(f"the {empty[0]} name is empty")
+    return value
+
+
 class _CardsFile(_Strict):
     castle: dict[str, _CastleCard]
     draw: _Draw
     projectiles: dict[str, _Projectile]
     deck: dict[str, _DeckCard]
+    names: dict[str, Annotated[dict[str, str], AfterValidator(_spelt)]]
 
 
 @dataclass(frozen=True)
@@ -96,6 +108,11 @@ class Cards:
     projectiles: dict[str, Projectile]
     copies: dict[str, int]
     status: dict[str, str]
+    names: dict[str, Named]  # castle part or card kind -> its name in each language
+
+    def name(self, part: str) -> Named:
+        """What a castle part (`tower/1`) or card kind (`stone`) is called at the table."""
+        return self.names[part]
 
     def deck_cards(self, deck: str) -> list[str]:
         """Every piece id of one player's draw deck, in a stable order."""
@@ -131,6 +148,7 @@ def parse_cards(text: str, source: str = "cards.yaml") -> Cards:
         _exact("castle", data.castle, CASTLE_CARDS)
         _exact("projectiles", data.projectiles, PROJECTILES)
         _exact("deck", data.deck, DECK_CARDS)
+        _exact("names", data.names, CASTLE_CARDS + DECK_CARDS)
         if data.castle[ENTRANCE].red != ["ram"]:
             raise CardDataError("castle.entrance.red: the entrance falls only to a ram, [ram]")
         if data.castle[CHAMBER].red:
@@ -148,6 +166,7 @@ def parse_cards(text: str, source: str = "cards.yaml") -> Cards:
             name: Projectile(p.armament, p.icon, p.hits) for name, p in data.projectiles.items()
         },
         copies={name: card.copies for name, card in data.deck.items()},
+        names={card: Named.of(value, source) for card, value in data.names.items()},
         status={
             **{f"castle.{k}": v.status for k, v in data.castle.items()},
             "draw.minimum": data.draw.minimum.status,

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from tabletap.controller.language.said import ListOf, Said
 from tabletap.controller.rules.base import JSON, Event, Outcome, Rejection
 from tabletap.controller.rules.sharing import peek
 from tabletap.games.oversiege.rules import actions as act
@@ -33,8 +34,12 @@ from tabletap.games.oversiege.rules.data import (
 from tabletap.games.oversiege.rules.pieces import Piece, castle_id, parse_piece
 from tabletap.games.oversiege.rules.setup import build_state
 from tabletap.games.oversiege.rules.state import HAND_KEPT, OversiegeState, Side, draw_count
+from tabletap.games.oversiege.words import card as named
+from tabletap.games.oversiege.words import first as opening
+from tabletap.games.oversiege.words import msg, msg_n
+from tabletap.games.oversiege.words import piece as said
 
-Fault = tuple[str, Callable[[], str]]
+Fault = tuple[str, Callable[[], Said]]
 """A refusal as a check returns it: (code, the message). The message is built only when asked
 for: legal-move generation asks the checks about hundreds of plays, most of them refused, and
 reads no sentence."""
@@ -44,22 +49,65 @@ Effect = Callable[[OversiegeState, Action], list[Event]]
 Targets = tuple[str, ...]
 Play = tuple[str, str | None, str]  # (play, card, card kind) as _loose_plays lists them
 
-# The plays made from hand: the card kinds each one takes and how its refusals name them.
-_FROM_HAND: dict[str, tuple[tuple[str, ...], str]] = {
-    "armament": (ARMAMENTS, "an armament"),
-    "attack": (PROJECTILES, "a projectile"),
-    "rebuild": (("rebuild",), "a rebuild card"),
-    "key": (("key",), "the key"),
-    "blockade": (("blockade",), "a blockade"),
+# The plays made from hand: the card kinds each one takes.
+_FROM_HAND: dict[str, tuple[str, ...]] = {
+    "armament": ARMAMENTS,
+    "attack": PROJECTILES,
+    "rebuild": ("rebuild",),
+    "key": ("key",),
+    "blockade": ("blockade",),
 }
-_PLAY_OF = {kind: play for play, (kinds, _) in _FROM_HAND.items() for kind in kinds}
+_PLAY_OF = {kind: play for play, kinds in _FROM_HAND.items() for kind in kinds}
 VERDICTS_KEPT = 200_000  # remembered verdicts (and side numbers) before they are all dropped
 
 
 def _refused(refusal: Rejection) -> Fault:
     """A Rejection raised by a helper (parse_piece) as a check's Fault."""
-    code, message = refusal.code, refusal.message
+    code, message = refusal.code, refusal.said
     return code, lambda: message
+
+
+def _game_over() -> Rejection:
+    # TRANSLATORS: a refusal: a card was played after the siege was won
+    return Rejection("game-over", msg("The game is over; start a new one to play again."))
+
+
+def _wrong_card(play: str, card: str) -> Said:
+    """Why a card cannot make `play` (a whole sentence per play: the card is said as a
+    card, the kind of card it should be by the catalog)."""
+    if play == "armament":
+        # TRANSLATORS: a refusal; card is the card tapped ("the red stone")
+        return msg("%(card)s is not an armament.", card=opening(card))
+    if play == "attack":
+        # TRANSLATORS: a refusal; card is the card tapped ("the red key")
+        return msg("%(card)s is not a projectile.", card=opening(card))
+    if play == "rebuild":
+        # TRANSLATORS: a refusal; card is the card tapped ("the red key")
+        return msg("%(card)s is not a rebuild card.", card=opening(card))
+    if play == "key":
+        # TRANSLATORS: a refusal; card is the card tapped ("the red stone")
+        return msg("%(card)s is not the key.", card=opening(card))
+    # TRANSLATORS: a refusal; card is the card tapped ("the red stone")
+    return msg("%(card)s is not a blockade.", card=opening(card))
+
+
+def _still_standing(player: str, parts: list[str], before: str) -> Said:
+    """Why the entrance (`before` "entrance") or the chamber cannot fall yet: the castle
+    cards of `player` still standing."""
+    names = ListOf(tuple(named(p) for p in parts))
+    if before == ENTRANCE:
+        # TRANSLATORS: a refusal; player is a name, parts the castle cards still standing
+        # ("tower 1 and tower 3"); n how many
+        return msg_n("All four towers must be destroyed before the entrance; %(player)s's "
+                     "%(parts)s still stands.", "All four towers must be destroyed before the "
+                     "entrance; %(player)s's %(parts)s still stand.", len(parts),
+                     player=player, parts=names)
+    # TRANSLATORS: a refusal; player is a name, parts the castle cards still standing
+    # ("tower 4 and entrance"); n how many
+    return msg_n("The chamber opens only when every tower and the entrance are destroyed; "
+                 "%(player)s's %(parts)s still stands.", "The chamber opens only when every "
+                 "tower and the entrance are destroyed; %(player)s's %(parts)s still stand.",
+                 len(parts), player=player, parts=names)
 
 
 class OversiegeEngine:
@@ -106,10 +154,11 @@ class OversiegeEngine:
         """Raise the Rejection `apply` raises for `action`, or return if `apply` accepts it:
         the play's kind's check, which reads the state and never changes it."""
         if state.over:
-            raise Rejection("game-over", "The game is over; start a new one to play again.")
+            raise _game_over()
         play = self._plays.get(action.kind)
         if play is None:
-            raise Rejection("bad-action", f"Oversiege has no play called {action.kind!r}.")
+            # TRANSLATORS: a refusal of a play sent from the phone that Oversiege does not have
+            raise Rejection("bad-action", msg("Oversiege has no such play."))
         fault = play[0](state, action)
         if fault is not None:
             raise Rejection(fault[0], fault[1]())
@@ -216,7 +265,7 @@ class OversiegeEngine:
         play" when they tap the stone rather than after they tap its target.
         """
         if state.over:
-            raise Rejection("game-over", "The game is over; start a new one to play again.")
+            raise _game_over()
         piece = parse_piece(card, self.cards)
         fault = self._card_fault(state, piece, playing)
         if fault is not None:
@@ -268,9 +317,11 @@ class OversiegeEngine:
     def _check_discard(self, state: OversiegeState, action: Action) -> Fault | None:
         """TURNS: any card may be discarded, as long as two stay in hand (check_card)."""
         if action.targets:
-            return ("bad-action", lambda: "A discard names one card and nothing else.")
+            # TRANSLATORS: a refusal of a discard sent with targets
+            return ("bad-action", lambda: msg("A discard names one card and nothing else."))
         if action.card is None:
-            return ("bad-action", lambda: "A discard needs the card.")
+            # TRANSLATORS: a refusal of a discard sent without its card
+            return ("bad-action", lambda: msg("A discard needs the card."))
         try:
             piece = parse_piece(action.card, self.cards)
         except Rejection as refusal:
@@ -280,13 +331,18 @@ class OversiegeEngine:
     def _check_end_turn(self, state: OversiegeState, action: Action) -> Fault | None:
         """TURNS: "You must ALWAYS end your turn with two cards in your hand."""
         if action.card is not None or action.targets:
-            return ("bad-action", lambda: "Ending the turn names no card.")
+            # TRANSLATORS: a refusal of an end of the turn sent with a card
+            return ("bad-action", lambda: msg("Ending the turn names no card."))
         player = state.current
         side = _look(state, player)
         if side.hand > HAND_KEPT:
             extra = side.hand - HAND_KEPT
-            return ("hand-too-full", lambda: f"{player} holds {side.hand} cards: play or discard "
-                    f"{extra} more before ending the turn.")
+            # TRANSLATORS: a refusal of end-turn; player is a name, hand the cards held (3 or
+            # more), n how many must still go
+            return ("hand-too-full", lambda: msg_n(
+                "%(player)s holds %(hand)s cards: play or discard %(n)s more before ending the "
+                "turn.", "%(player)s holds %(hand)s cards: play or discard %(n)s more before "
+                "ending the turn.", extra, player=player, hand=side.hand))
         return None
 
     # -- the checks' parts ----------------------------------------------------------------------
@@ -295,16 +351,17 @@ class OversiegeEngine:
         """The card part of a play from hand: a card of the kind `play` takes, which the
         current player may play now (check_card). Reads the card and nothing of the
         targets."""
-        kinds, what = _FROM_HAND[play]
+        kinds = _FROM_HAND[play]
         card = action.card
         if card is None:
-            return ("bad-action", lambda: f"This play needs {what} card.")
+            # TRANSLATORS: a refusal of a play sent from the phone without its card
+            return ("bad-action", lambda: msg("This play needs a card from the hand."))
         try:
             piece = parse_piece(card, self.cards)
         except Rejection as refusal:
             return _refused(refusal)
         if piece.castle or piece.part not in kinds:
-            return ("wrong-card", lambda: f"{card} is not {what}.")
+            return ("wrong-card", lambda: _wrong_card(play, card))
         return self._card_fault(state, piece, True)
 
     def _card_fault(
@@ -315,40 +372,55 @@ class OversiegeEngine:
         armaments in play and whether a blockade stands (_Listing.situation)."""
         card = piece.id
         if piece.castle:
-            return ("not-a-play", lambda: f"{card} is part of a castle: play a card from your "
-                    "hand first, then tap it.")
+            # TRANSLATORS: a refusal; card is a castle card tapped first ("blue's tower 1")
+            return ("not-a-play", lambda: msg("%(card)s is part of a castle: play a card from "
+                                              "your hand first, then tap it.", card=opening(card)))
         owner = piece.deck
         if owner not in state.sides:
-            return ("unknown-deck", lambda: f"No player has the {owner} deck; players are "
-                    f"{', '.join(state.players)}.")
+            return ("unknown-deck", lambda: _unknown_deck(state, owner))
         if owner != state.current:
-            return ("not-your-turn",
-                    lambda: f"It is {state.current}'s turn; {card} belongs to {owner}'s deck.")
+            # TRANSLATORS: a refusal; player is whose turn it is, card the card tapped ("the
+            # blue stone"), owner the name of the player whose deck it is
+            return ("not-your-turn", lambda: msg(
+                "It is %(player)s's turn; %(card)s belongs to %(owner)s's deck.",
+                player=state.current, card=said(card), owner=owner))
         side = _look(state, owner)
         if card in side.in_play():
-            return ("card-in-play", lambda: f"{card} is already in play, not in a hand.")
+            # TRANSLATORS: a refusal; card is the card tapped ("the red catapult")
+            return ("card-in-play", lambda: msg("%(card)s is already in play, not in a hand.",
+                                                card=opening(card)))
         if card in side.discard:
-            return ("card-discarded", lambda: f"{card} is in the discard pile; it comes back "
-                    "only when the pile is turned over to become the deck.")
+            # TRANSLATORS: a refusal; card is the card tapped ("the red stone")
+            return ("card-discarded", lambda: msg(
+                "%(card)s is in the discard pile; it comes back only when the pile is turned "
+                "over to become the deck.", card=opening(card)))
         # TURNS: a player who drew nothing holds just the cards kept at the end of their last
         # turn, and this is the "following turn" a key among them waited for. Playing it never
         # shrinks the hand (GROUP PLAY: it stays; two players: the game is won).
         kept_key = playing and piece.part == "key" and state.drawn == 0
         if side.hand <= HAND_KEPT and not kept_key:
             if piece.part == "key" and playing:
-                return ("keep-two", lambda: f"{owner} holds {side.hand} cards: a key among the "
-                        "two cards kept at the end of a turn must wait for the following turn "
-                        "(TURNS); play it then.")
-            return ("keep-two", lambda: f"{owner} holds {side.hand} cards and must end the turn "
-                    "with two: no more cards can be played or discarded this turn.")
+                # TRANSLATORS: a refusal; player is a name, n the cards they hold (two or fewer)
+                return ("keep-two", lambda: msg_n(
+                    "%(player)s holds %(n)s card: a key among the two cards kept at the end of "
+                    "a turn must wait for the following turn; play it then.",
+                    "%(player)s holds %(n)s cards: a key among the two cards kept at the end of "
+                    "a turn must wait for the following turn; play it then.", side.hand,
+                    player=owner))
+            return ("keep-two", lambda: _keep_two(owner, side.hand))
         if playing and piece.part in PROJECTILES:
             needs = self.cards.projectiles[piece.part].armament
             if not any(self._kind(a) == needs for a in side.armaments):
-                return ("no-armament",
-                        lambda: f"A {piece.part} needs a {needs} in play; place one first.")
+                # TRANSLATORS: a refusal; card is a projectile ("stone"), armament the armament
+                # that fires it ("catapult")
+                return ("no-armament", lambda: msg(
+                    "A %(card)s needs a %(armament)s in play; place one first.",
+                    card=named(piece.part), armament=named(needs)))
         if playing and piece.part == "blockade" and side.blockade is not None:
-            return ("blockade-standing", lambda: f"{owner}'s castle already has a blockade; a "
-                    "second one cannot be placed until it is hit.")
+            # TRANSLATORS: a refusal; player is a name
+            return ("blockade-standing", lambda: msg(
+                "%(player)s's castle already has a blockade; a second one cannot be placed "
+                "until it is hit.", player=owner))
         return None
 
     def _replace_fault(
@@ -361,11 +433,16 @@ class OversiegeEngine:
         if targets:
             old = targets[0]
             if old not in side.armaments:
-                return ("not-your-armament", lambda: f"{old} is not one of {player}'s "
-                        "armaments in play, so it cannot be replaced.")
+                # TRANSLATORS: a refusal; card is the card tapped ("the blue stone"), player a
+                # name
+                return ("not-your-armament", lambda: msg(
+                    "%(card)s is not one of %(player)s's armaments in play, so it cannot be "
+                    "replaced.", card=opening(old), player=player))
         elif len(side.armaments) >= 2:
-            return ("armaments-full", lambda: f"{player} already has two armaments in play; "
-                    "tap the new one, then the one it replaces.")
+            # TRANSLATORS: a refusal; player is a name
+            return ("armaments-full", lambda: msg(
+                "%(player)s already has two armaments in play; tap the new one, then the one "
+                "it replaces.", player=player))
         return None
 
     def _aim_fault(
@@ -380,7 +457,9 @@ class OversiegeEngine:
             if fault is not None:
                 return fault
         if len(set(targets)) != len(targets):
-            return ("same-target", lambda: "A double projectile needs two different targets.")
+            # TRANSLATORS: a refusal: a double projectile aimed twice at the same card
+            return ("same-target", lambda: msg("A double projectile needs two different "
+                                               "targets."))
         return self._hits_fault(state, attacker, kind, targets)
 
     def _short_double_fault(
@@ -392,12 +471,17 @@ class OversiegeEngine:
         play is complete. `target-count` for any other count."""
         hits = self.cards.projectiles[kind].hits
         if hits != 2 or len(targets) != 1:
-            return ("target-count", lambda: f"A {kind} hits {hits} card(s); "
-                    f"{len(targets)} target(s) were given.")
+            # TRANSLATORS: a refusal; card is a projectile ("stone"), n how many cards it hits
+            return ("target-count", lambda: msg_n(
+                "A %(card)s hits %(n)s card, no more and no fewer.",
+                "A %(card)s hits %(n)s cards, no more and no fewer.", hits, card=named(kind)))
         second = self._second_target(state, attacker, kind, targets[0])
         if second is not None:
-            return ("target-count", lambda: f"A {kind} hits two cards and {second} can be its "
-                    "second target; name both.")
+            # TRANSLATORS: a refusal; card is a double projectile ("double stone"), second a
+            # card it could also hit ("blue's tower 2")
+            return ("target-count", lambda: msg(
+                "A %(card)s hits two cards and %(second)s can be its second target; tap both.",
+                card=named(kind), second=said(second)))
         return None
 
     def _second_target(
@@ -448,27 +532,40 @@ class OversiegeEngine:
         side = _look(state, victim)
         if piece.castle:
             if piece.part == CHAMBER:
-                return ("chamber-not-attackable", lambda: "The chamber cannot be attacked: it is "
-                        "opened with the key once the towers and the entrance are down.")
+                # TRANSLATORS: a refusal: a projectile aimed at a chamber
+                return ("chamber-not-attackable", lambda: msg(
+                    "The chamber cannot be attacked: it is opened with the key once the towers "
+                    "and the entrance are down."))
             if projectile.icon not in self.cards.red[piece.part]:
-                return ("wrong-icon", lambda: f"{target} does not show the red "
-                        f"{projectile.icon} icon, so a {kind} cannot destroy it.")
+                # TRANSLATORS: a refusal; target is a castle card ("blue's tower 3"), icon the
+                # red icon a projectile matches ("stone"), card the projectile ("stone")
+                return ("wrong-icon", lambda: msg(
+                    "%(target)s does not show the red %(icon)s icon, so a %(card)s cannot "
+                    "destroy it.", target=opening(target), icon=named(projectile.icon),
+                    card=named(kind)))
             if not side.standing(piece.part):
-                return ("already-destroyed", lambda: f"{target} is already destroyed.")
+                # TRANSLATORS: a refusal; target is a castle card ("blue's tower 1")
+                return ("already-destroyed", lambda: msg("%(target)s is already destroyed.",
+                                                         target=opening(target)))
             if piece.part == ENTRANCE:
                 standing = [t for t in TOWERS if side.standing(t)]
                 if standing:
-                    return ("towers-standing", lambda: "All four towers must be destroyed "
-                            f"before the entrance; {victim}'s {_still_standing(standing)}.")
+                    return ("towers-standing",
+                            lambda: _still_standing(victim, standing, ENTRANCE))
         elif target == side.blockade:
             pass
         elif target in side.armaments:
             if self._kind(target) != projectile.armament:
-                return ("wrong-icon", lambda: f"A {kind} destroys a {projectile.armament}, not "
-                        f"a {self._kind(target)}.")
+                # TRANSLATORS: a refusal; card is a projectile ("stone"), armament the armament
+                # it destroys ("catapult"), target the armament aimed at ("crossbow")
+                return ("wrong-icon", lambda: msg(
+                    "A %(card)s destroys a %(armament)s, not a %(target)s.", card=named(kind),
+                    armament=named(projectile.armament), target=named(self._kind(target))))
         else:
-            return ("not-a-target", lambda: f"{target} is not in play: a projectile hits a "
-                    "castle card, an armament or a blockade.")
+            # TRANSLATORS: a refusal; target is the card aimed at ("the blue stone")
+            return ("not-a-target", lambda: msg(
+                "%(target)s is not in play: a projectile hits a castle card, an armament or a "
+                "blockade.", target=opening(target)))
         return None
 
     def _opponent_fault(
@@ -482,19 +579,28 @@ class OversiegeEngine:
             return _refused(refusal)
         owner = piece.deck
         if owner not in state.sides:
-            return ("unknown-deck", lambda: f"No player has the {owner} deck; players are "
-                    f"{', '.join(state.players)}.")
+            return ("unknown-deck", lambda: _unknown_deck(state, owner))
         if owner == player:
-            return ("not-opponent", lambda: f"{target} is {player}'s own card.")
+            # TRANSLATORS: a refusal; target is the card aimed at ("blue's tower 1"), player
+            # the name of the player who aimed at their own card
+            return ("not-opponent", lambda: msg("%(target)s is %(player)s's own card.",
+                                                target=opening(target), player=player))
         if not state.is_opponent(player, owner):
-            return ("not-opponent", lambda: f"{target} belongs to {owner}, {player}'s partner.")
+            # TRANSLATORS: a refusal; target is the card aimed at, owner and player names of
+            # two partners
+            return ("not-opponent", lambda: msg("%(target)s belongs to %(owner)s, %(player)s's "
+                                                "partner.", target=opening(target), owner=owner,
+                                                player=player))
         if not state.in_game(owner):
-            return ("player-out", lambda: f"{owner}'s crown is taken; their cards are out.")
+            # TRANSLATORS: a refusal; player is the name of a player who is out
+            return ("player-out", lambda: msg("%(player)s's crown is taken; their cards are "
+                                              "out.", player=owner))
         return None
 
     def _one_target_fault(self, targets: Targets) -> Fault | None:
         if len(targets) != 1:
-            return ("target-count", lambda: "This play takes exactly one target card.")
+            # TRANSLATORS: a refusal of a rebuild or a key sent with several targets
+            return ("target-count", lambda: msg("This play takes exactly one target card."))
         return None
 
     def _rebuild_targets_fault(
@@ -516,18 +622,22 @@ class OversiegeEngine:
             return _refused(refusal)
         owner = tp.deck
         if owner not in state.sides:
-            return ("unknown-deck", lambda: f"No player has the {owner} deck; players are "
-                    f"{', '.join(state.players)}.")
+            return ("unknown-deck", lambda: _unknown_deck(state, owner))
         if not tp.castle or tp.part == CHAMBER:
-            return ("not-rebuildable",
-                    lambda: f"{target} cannot be rebuilt: only a tower or the entrance can.")
+            # TRANSLATORS: a refusal; target is the card tapped ("blue's chamber")
+            return ("not-rebuildable", lambda: msg(
+                "%(target)s cannot be rebuilt: only a tower or the entrance can.",
+                target=opening(target)))
         if owner != player and (not state.bridge or state.is_opponent(player, owner)):
-            return ("not-partner", lambda: f"{player} may rebuild only their own castle"
-                    + (" or a partner's." if state.bridge else "."))
+            return ("not-partner", lambda: _not_partner(player, state.bridge))
         if not state.in_game(owner):
-            return ("player-out", lambda: f"{owner}'s crown is taken; their castle is out.")
+            # TRANSLATORS: a refusal; player is the name of a player who is out
+            return ("player-out", lambda: msg("%(player)s's crown is taken; their castle is "
+                                              "out.", player=owner))
         if _look(state, owner).standing(tp.part):
-            return ("not-destroyed", lambda: f"{target} is not destroyed; nothing to rebuild.")
+            # TRANSLATORS: a refusal; target is the castle card tapped ("red's tower 2")
+            return ("not-destroyed", lambda: msg("%(target)s is not destroyed; nothing to "
+                                                 "rebuild.", target=opening(target)))
         return None
 
     def _key_targets_fault(
@@ -548,15 +658,17 @@ class OversiegeEngine:
         tp = parse_piece(target, self.cards)
         victim = tp.deck
         if tp.part != CHAMBER:
-            return ("not-a-chamber", lambda: "The key opens a chamber: tap the chamber card.")
+            # TRANSLATORS: a refusal: the key was tapped on another castle card
+            return ("not-a-chamber", lambda: msg("The key opens a chamber: tap the chamber "
+                                                 "card."))
         side = _look(state, victim)
         if side.blockade is not None:
-            return ("blockaded", lambda: f"{victim}'s blockade stands: the key cannot open the "
-                    "chamber until it is hit.")
+            # TRANSLATORS: a refusal; player is the name of the player whose chamber it is
+            return ("blockaded", lambda: msg("%(player)s's blockade stands: the key cannot open "
+                                             "the chamber until it is hit.", player=victim))
         standing = [p for p in (*TOWERS, ENTRANCE) if side.standing(p)]
         if standing:
-            return ("castle-standing", lambda: "The chamber opens only when every tower and the "
-                    f"entrance are destroyed; {victim}'s {_still_standing(standing)}.")
+            return ("castle-standing", lambda: _still_standing(victim, standing, CHAMBER))
         return None
 
     # -- the plays' effects (each runs only once its check has passed) -------------------------
@@ -571,12 +683,18 @@ class OversiegeEngine:
             old = action.targets[0]
             side.armaments.remove(old)
             side.discard.append(old)
-            events.append(Event("discard", f"{old} goes to {piece.deck}'s discard pile.",
-                                {"player": piece.deck, "card": old}))
+            # TRANSLATORS: said when an armament is replaced; card is the old armament ("the
+            # red crossbow"), player a name
+            events.append(Event("discard", lambda: msg(
+                "%(card)s goes to %(player)s's discard pile.", card=opening(old),
+                player=piece.deck), {"player": piece.deck, "card": old}))
         side.armaments.append(piece.id)
         side.hand -= 1
-        events.insert(0, Event("armament", f"{piece.deck} places {piece.id}.",
-                               {"player": piece.deck, "card": piece.id}))
+        # TRANSLATORS: said when an armament is placed; player is a name, card the armament
+        # ("catapult")
+        events.insert(0, Event("armament", lambda: msg(
+            "%(player)s places the %(card)s.", player=piece.deck, card=named(piece.part)),
+            {"player": piece.deck, "card": piece.id}))
         return events
 
     def _attack(self, state: OversiegeState, action: Action) -> list[Event]:
@@ -585,7 +703,10 @@ class OversiegeEngine:
         hits its second target). The projectile is discarded."""
         piece = self._card_of(action)
         attacker = piece.deck
-        events = [Event("attack", f"{attacker} fires {piece.id}.",
+        # TRANSLATORS: said when a projectile is fired; player is a name, card the projectile
+        # ("stone")
+        events = [Event("attack", lambda: msg("%(player)s fires the %(card)s.", player=attacker,
+                                              card=named(piece.part)),
                         {"player": attacker, "card": piece.id})]
         for target in self._hit_order(state, action.targets):
             events.append(self._strike(state, target))
@@ -625,15 +746,24 @@ class OversiegeEngine:
             blockade = side.blockade
             side.blockade = None
             side.discard.append(blockade)
-            return Event("blockade-hit", f"{victim}'s blockade takes the hit and is discarded.",
-                         {"player": victim, "card": blockade, "aimed": target})
+            # TRANSLATORS: said when a shot lands on a blockade; player is the name of its owner
+            return Event("blockade-hit", lambda: msg(
+                "%(player)s's blockade takes the hit and is discarded.", player=victim),
+                {"player": victim, "card": blockade, "aimed": target})
+        part = piece.part
         if piece.castle:
-            side.destroyed.append(piece.part)
-            return Event("destroyed", f"{victim}'s {piece.part} is destroyed.",
+            side.destroyed.append(part)
+            # TRANSLATORS: said when a castle card falls; player is its owner's name, card the
+            # castle card ("tower 1", "entrance")
+            return Event("destroyed", lambda: msg("%(player)s's %(card)s is destroyed.",
+                                                  player=victim, card=named(part)),
                          {"player": victim, "card": target})
         side.armaments.remove(target)
         side.discard.append(target)
-        return Event("destroyed", f"{victim}'s {piece.part} is destroyed and discarded.",
+        # TRANSLATORS: said when an armament is shot down; player is its owner's name, card the
+        # armament ("crossbow")
+        return Event("destroyed", lambda: msg("%(player)s's %(card)s is destroyed and "
+                                              "discarded.", player=victim, card=named(part)),
                      {"player": victim, "card": target})
 
     def _rebuild(self, state: OversiegeState, action: Action) -> list[Event]:
@@ -648,8 +778,7 @@ class OversiegeEngine:
         mine = state.sides[player]
         mine.hand -= 1
         mine.discard.append(piece.id)
-        whose = "their" if owner == player else f"{owner}'s"
-        return [Event("rebuilt", f"{player} rebuilds {whose} {tp.part}.",
+        return [Event("rebuilt", lambda: _rebuilt(player, owner, tp.part),
                       {"player": player, "card": target})]
 
     def _key(self, state: OversiegeState, action: Action) -> list[Event]:
@@ -664,20 +793,26 @@ class OversiegeEngine:
         side = state.sides[victim]
         side.chamber_open = True
         events = [
-            Event("chest-open", f"{player} opens {victim}'s chamber and captures the crown!",
+            # TRANSLATORS: said when the key opens a chamber; player and victim are names
+            Event("chest-open", lambda: msg("%(player)s opens %(victim)s's chamber and captures "
+                                            "the crown!", player=player, victim=victim),
                   {"player": player, "chamber": victim}),
         ]
         alive = [t for t in state.teams if any(state.in_game(p) for p in t)]
         if state.first_crown_wins:
             alive = [state.team_of(player)]
         if len(alive) == 1:
-            state.winners = list(alive[0])
-            names = " and ".join(state.winners)
-            verb = "wins" if len(state.winners) == 1 else "win"
-            events.append(Event("win", f"{names} {verb} the siege!",
-                                {"winners": list(state.winners)}))
+            winners = state.winners = list(alive[0])
+            # TRANSLATORS: said when the siege is won; winners are the names of the winning
+            # side ("red", "red and blue"), n how many
+            events.append(Event("win", lambda: msg_n(
+                "%(winners)s wins the siege!", "%(winners)s win the siege!", len(winners),
+                winners=ListOf(tuple(winners))), {"winners": list(winners)}))
         else:
-            events.append(Event("out", f"{victim} is out of the game.", {"player": victim}))
+            # TRANSLATORS: said when a player's crown is taken and others play on; player is
+            # a name
+            events.append(Event("out", lambda: msg("%(player)s is out of the game.",
+                                                   player=victim), {"player": victim}))
         return events
 
     def _blockade(self, state: OversiegeState, action: Action) -> list[Event]:
@@ -686,7 +821,9 @@ class OversiegeEngine:
         side = state.sides[piece.deck]
         side.blockade = piece.id
         side.hand -= 1
-        return [Event("blockade", f"{piece.deck} places a blockade.",
+        # TRANSLATORS: said when a blockade is placed; player is a name
+        return [Event("blockade", lambda: msg("%(player)s places a blockade.",
+                                              player=piece.deck),
                       {"player": piece.deck, "card": piece.id})]
 
     def _discard(self, state: OversiegeState, action: Action) -> list[Event]:
@@ -695,7 +832,10 @@ class OversiegeEngine:
         side = state.sides[piece.deck]
         side.hand -= 1
         side.discard.append(piece.id)
-        return [Event("discard", f"{piece.deck} discards {piece.id}.",
+        # TRANSLATORS: said when a card is discarded; player is a name, card the card's name
+        # ("bolt")
+        return [Event("discard", lambda: msg("%(player)s discards the %(card)s.",
+                                             player=piece.deck, card=named(piece.part)),
                       {"player": piece.deck, "card": piece.id})]
 
     def _end_turn(self, state: OversiegeState, action: Action) -> list[Event]:
@@ -712,11 +852,17 @@ class OversiegeEngine:
         drawn, turned = _draw(side, draw_count(side, self.cards))
         state.drawn = drawn
         events = []
+        player = state.current
         if turned:
-            events.append(Event("turnover", f"{state.current}'s discard pile becomes the deck.",
-                                {"player": state.current}))
-        events.append(Event("turn", f"{state.current}'s turn: draw {drawn}.",
-                            {"player": state.current, "draw": drawn}))
+            # TRANSLATORS: said when a deck runs out; player is a name
+            events.append(Event("turnover", lambda: msg(
+                "%(player)s's discard pile becomes the deck.", player=player),
+                {"player": player}))
+        # TRANSLATORS: said after every turn: whose turn it is (player, a name) and how many
+        # cards they draw (n, maybe 0)
+        events.append(Event("turn", lambda: msg_n(
+            "%(player)s's turn: draw %(n)s.", "%(player)s's turn: draw %(n)s.", drawn,
+            player=player), {"player": player, "draw": drawn}))
         return events
 
     # -- candidates -----------------------------------------------------------------------------
@@ -1004,8 +1150,36 @@ def _look(state: OversiegeState, player: str) -> Side:
     return sides[player] if type(sides) is dict else peek(sides, player)
 
 
-def _still_standing(parts: list[str]) -> str:
-    return f"{', '.join(parts)} still {'stands' if len(parts) == 1 else 'stand'}"
+def _unknown_deck(state: OversiegeState, deck: str) -> Said:
+    # TRANSLATORS: a refusal; deck is a deck's colour nobody plays, players the players' names
+    return msg("No player has the %(deck)s deck; the players are %(players)s.", deck=deck,
+               players=ListOf(tuple(state.players)))
+
+
+def _keep_two(player: str, hand: int) -> Said:
+    # TRANSLATORS: a refusal; player is a name, n the cards they hold (two or fewer)
+    return msg_n("%(player)s holds %(n)s card and must end the turn with two: no more cards "
+                 "can be played or discarded this turn.", "%(player)s holds %(n)s cards and "
+                 "must end the turn with two: no more cards can be played or discarded this "
+                 "turn.", hand, player=player)
+
+
+def _not_partner(player: str, bridge: bool) -> Said:
+    if bridge:
+        # TRANSLATORS: a refusal in a game of teams; player is a name
+        return msg("%(player)s may rebuild only their own castle or a partner's.", player=player)
+    # TRANSLATORS: a refusal; player is a name
+    return msg("%(player)s may rebuild only their own castle.", player=player)
+
+
+def _rebuilt(player: str, owner: str, part: str) -> Said:
+    if owner == player:
+        # TRANSLATORS: said after a rebuild; player is a name, card the castle card ("tower 1")
+        return msg("%(player)s rebuilds their %(card)s.", player=player, card=named(part))
+    # TRANSLATORS: said after a rebuild of a partner's castle; player and owner are names,
+    # card the castle card ("tower 1")
+    return msg("%(player)s rebuilds %(owner)s's %(card)s.", player=player, owner=owner,
+               card=named(part))
 
 
 def _draw(side: Side, wanted: int) -> tuple[int, bool]:

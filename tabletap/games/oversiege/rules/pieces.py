@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from tabletap.controller.rules.base import Rejection
 from tabletap.games.oversiege.rules.data import CASTLE_CARDS, DECK_CARDS, Cards
+from tabletap.games.oversiege.words import card as named
+from tabletap.games.oversiege.words import msg, msg_n
 
 PREFIX = "oversiege"
 _COPY = re.compile(r"[1-9][0-9]*")  # ASCII digits only: str.isdigit() also passes '²'
@@ -55,14 +57,11 @@ def parse_piece(piece: str, cards: Cards) -> Piece:
 
 
 def _parse_piece(piece: str, cards: Cards) -> Piece:
+    # TRANSLATORS: a refusal: a tag was read that is no card of Oversiege
+    bad = Rejection("unknown-piece", msg("That is not a card of Oversiege."))
     if not isinstance(piece, str):
-        raise Rejection("unknown-piece", f"{piece!r} is not an Oversiege card id.")
+        raise bad
     bits = piece.split("/")
-    bad = Rejection(
-        "unknown-piece",
-        f"{piece} is not an Oversiege card id (oversiege/<deck>/tower/<1-4>, .../entrance, "
-        ".../chamber or .../<card>/<n>).",
-    )
     if len(bits) < 3 or bits[0] != PREFIX or not bits[1]:
         raise bad
     deck, rest = bits[1], "/".join(bits[2:])
@@ -73,8 +72,10 @@ def _parse_piece(piece: str, cards: Cards) -> Piece:
     copies = cards.copies[bits[2]]
     n = int(bits[3]) if _COPY.fullmatch(bits[3]) else 0
     if not 1 <= n <= copies:
-        raise Rejection(
-            "unknown-piece",
-            f"{piece}: a deck has {copies} {bits[2]} card(s), numbered 1 to {copies}.",
-        )
+        # TRANSLATORS: a refusal: a card's tag names a copy the deck does not have; card is
+        # the card's name ("stone"), n how many of it a deck has
+        raise Rejection("unknown-piece", msg_n(
+            "That card is not in the deck: a deck has only %(n)s %(card)s card.",
+            "That card is not in the deck: a deck has only %(n)s %(card)s cards.", copies,
+            card=named(bits[2])))
     return Piece(piece, deck, bits[2], n)
