@@ -107,7 +107,8 @@ def test_data_names_by_language_with_english_the_fallback(german: Words) -> None
 
 def test_a_said_survives_json_and_a_snapshot_is_put_into_another_language(german: Words
                                                                           ) -> None:
-    said = msg("%(who)s win.", who=ListOf((Named.of({"en": "Ana"}), msg_p("key", "the purple key"))))
+    ana = Named.of({"en": "Ana"})
+    said = msg("%(who)s win.", who=ListOf((ana, msg_p("key", "the purple key"))))
     assert Said.from_json(said.to_json()) == said
     snapshot = {"log": [{"text": "Ana win.", "text_said": msg("%(who)s win.", who="Ana")
                          .to_json()}], "last": {"events_said": [said.to_json()], "events": []}}

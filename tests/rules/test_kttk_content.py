@@ -160,7 +160,8 @@ def test_a_makers_own_pack_plays_without_code(tmp_path):
     edit(folder, "pack.yaml", "name: default", "name: my-copy")
     edit(folder, "pack.yaml", "stand_in: true", "stand_in: false")
     edit(folder, "pack.yaml", "  knight: {status: guess,", "  elf: {status: confirmed,")
-    edit(folder, "pack.yaml", 'names: {en: "knight", de: "Ritter",', 'names: {en: "elf", de: "Elfe",')
+    edit(folder, "pack.yaml", 'names: {en: "knight", de: "Ritter",',
+         'names: {en: "elf", de: "Elfe",')
     edit(folder, "pack.yaml", "bow: {status: guess, value: 3,",
          "bow: {status: confirmed, value: 4,")
     edit(folder, "pack.yaml", "faces: [0, 0, 1, 2, 8, 9, 10, 12]",
