@@ -5,11 +5,13 @@ fails here, with the file and the message and `make catalogs` to run."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tabletap.controller.language import catalogs
 from tabletap.controller.language.check import problems
-from tabletap.controller.language.extract import domains, template
+from tabletap.controller.language.extract import domains, sources, template
 from tests.language.heard import SHIPPED
 
 
@@ -19,6 +21,26 @@ def test_every_message_is_translated_in_every_shipped_language(domain: str) -> N
     found = [line for language in SHIPPED for line in problems(domain, language, pot)]
     assert not found, f"{len(found)} problems; run `make catalogs` and translate:\n" + \
         "\n".join(found[:60])
+
+
+# Every sentence a page script passes to TT.t or TT.tn by its English (a literal string; one
+# that goes on with `+ "..."` is checked by its start).
+JS_SENTENCE = re.compile(r'TT\.tn?\(\s*"((?:[^"\\]|\\.)*)"')
+
+
+@pytest.mark.parametrize("domain", domains())
+def test_every_sentence_of_a_page_script_is_in_its_catalog(domain: str) -> None:
+    """Babel's JavaScript extractor skips a call inside a template literal (`${TT.t("x")}`),
+    so such a sentence would never reach the translators and be shown in English."""
+    known = {m.id if isinstance(m.id, str) else m.id[0] for m in template(domain) if m.id}
+    folders = [folder for folder, _ in sources(domain)]
+    scripts = [p for folder in folders for p in folder.rglob("*.js")
+               if domain != catalogs.CONTROLLER_DOMAIN]
+    lost = [f"{p.name}: {m.group(1)!r}" for p in scripts
+            for m in JS_SENTENCE.finditer(p.read_text(encoding="utf-8"))
+            if not any(k.startswith(m.group(1).replace('\\"', '"')) for k in known)]
+    assert not lost, "not extracted (move the call out of the template literal):\n" + \
+        "\n".join(lost)
 
 
 def test_the_shipped_languages_are_there() -> None:

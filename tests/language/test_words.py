@@ -6,13 +6,14 @@ silencing the table, and a value that survives JSON (the control socket carries 
 from __future__ import annotations
 
 import gettext
+import json
 from pathlib import Path
 
 import pytest
 
 from tabletap.controller.language import ListOf, Named, Said, Words, catalogs
 from tabletap.controller.language.said import Domain
-from tabletap.controller.language.tree import localized
+from tabletap.controller.language.tree import localized, spelled
 
 msg, msg_n, msg_p, _ = Domain("test-domain").functions()
 
@@ -116,6 +117,26 @@ def test_a_said_survives_json_and_a_snapshot_is_put_into_another_language(german
     assert out["log"][0]["text"] == "Ana gewinnen."
     assert out["last"]["events"] == ["Ana und den lila Schlüssel gewinnen."]
     assert "text_said" not in out["log"][0]
+
+
+def test_a_game_s_extras_hold_sentences_anywhere_and_a_phone_reads_them_again(german: Words
+                                                                             ) -> None:
+    """A page view's extras (a space's kind inside a pair, a name inside a list of dicts) are
+    rendered in the table's language and carried beside for a phone in another."""
+    ram = Named.of({"en": "battering ram", "de": "Rammbock"}, "cards.yaml")
+    key = msg_p("key", "the purple key")
+    extras = {"spaces": [["v1", key], ["v2", "plain"]], "items": {"ana": [{"name": ram}]},
+              "count": 3, "both": ListOf((ram, key))}
+    english = spelled(extras, Words("en"))
+    assert english["spaces"] == [["v1", "the purple key"], ["v2", "plain"]]
+    assert english["items"]["ana"][0]["name"] == "battering ram"
+    assert english["spaces_said"][1] is None and english["count"] == 3
+    assert "count_said" not in english
+    phone = localized(json.loads(json.dumps(english)), german)
+    assert phone["spaces"] == [["v1", "den lila Schlüssel"], ["v2", "plain"]]
+    assert phone["items"]["ana"][0] == {"name": "Rammbock"}
+    assert phone["both"] == "Rammbock und den lila Schlüssel"
+    assert not [k for k in phone if k.endswith("_said")]
 
 
 def test_english_needs_no_catalog() -> None:

@@ -61,7 +61,7 @@ def test_a_full_disk_refuses_moves_and_the_game_goes_on_when_space_returns(small
             refused = result.rejection
             break
     assert refused is not None and refused.code == "journal-error"
-    assert "No space left on device" in refused.message and "does not count" in refused.message
+    assert "memory card is full" in refused.message and "does not count" in refused.message
     accepted = session.actions
     # The refused move left nothing behind: the journal still reads as it was.
     assert Journal(session.journal.path).replay(repair=False).actions == accepted

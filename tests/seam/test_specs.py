@@ -17,6 +17,8 @@ import pytest
 from tabletap.controller.games import registry
 from tabletap.controller.games.base import GameTable
 from tabletap.controller.games.spec import GameSpec
+from tabletap.controller.language.tree import spelled
+from tabletap.controller.language.words import Words
 from tabletap.controller.selfplay.play import play_game, seat_names
 from tabletap.controller.spoken.words import piece_words
 from tabletap.controller.table.takeback import GENERIC, chance_reason
@@ -58,7 +60,7 @@ def test_the_spec_is_whole(spec: GameSpec):
     players = seat_names(spec.name, max(spec.players.least, 2))
     state = engine.new_game(players, 1, dict(spec.selfplay.options), {})
     if spec.page.extras is not None:
-        json.dumps(spec.page.extras(engine, state))  # what the page gets is JSON
+        json.dumps(spelled(spec.page.extras(engine, state), Words("de")))  # what the page gets
     if spec.score_file is not None:
         spec.score_file.add_arguments(argparse.ArgumentParser())
     if spec.content is not None:

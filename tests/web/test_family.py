@@ -174,7 +174,7 @@ def test_magic_keys_shows_the_tower_and_hides_the_fake_keys(tmp_path, page_of) -
           snap.actions += 1;
           TT.snap = snap; TT.redraw(); }""")
         tower = page.inner_text("#mk-tower")
-        assert "purple key 2" in tower
+        assert "the second purple key" in tower
         forest = page.query_selector(".space[data-space='purple/2']")
         assert "onforest" not in (forest.get_attribute("class") or "")
         assert "ontower" in (forest.get_attribute("class") or "")

@@ -8,7 +8,9 @@ from __future__ import annotations
 import json
 
 from tabletap.controller.control_socket.page import EXTRAS
-from tabletap.games.key_to_the_kingdom.page import extras
+from tabletap.controller.language.tree import spelled
+from tabletap.controller.language.words import Words
+from tabletap.games.key_to_the_kingdom.page import extras as game_extras
 from tabletap.games.key_to_the_kingdom.rules import ENGINE
 from tabletap.games.key_to_the_kingdom.rules.actions import Castle, Move, Roll, Use
 
@@ -24,9 +26,14 @@ def play(state, *actions):
     return state
 
 
+def extras(engine, state):
+    """The extras as the page gets them: their names and sentences in English."""
+    return spelled(game_extras(engine, state), Words("en"))
+
+
 def test_the_snapshot_uses_these_extras():
     state = game()
-    assert EXTRAS["key-to-the-kingdom"](ENGINE, state) == extras(ENGINE, state)
+    assert EXTRAS["key-to-the-kingdom"](ENGINE, state) == game_extras(ENGINE, state)
 
 
 def test_an_event_space_lists_no_draw_so_the_deck_order_stays_hidden():
@@ -40,9 +47,10 @@ def test_a_key_adventure_step_shows_its_target_and_the_shortcut():
     # The default pack's fire mountain (red key, from h6): step 1 target 3, step 3 the boots.
     state = play(game(positions={"knight": "h5"}), Roll(1), Move("h6"))
     step = extras(ENGINE, state)["step"]
-    assert step == {"kind": "adventure", "hero": "knight", "name": "fire-mountain",
-                    "colour": "red", "step": 1, "steps": 5, "target": 3, "item": None,
-                    "companion": None, "shortcut": None}
+    assert {k: v for k, v in step.items() if not k.endswith("_said")} == {
+        "kind": "adventure", "hero": "knight", "hero_name": "knight", "name": "fire mountain",
+        "colour": "red", "colour_name": "red", "step": 1, "steps": 5, "target": 3, "item": None,
+        "companion": None, "shortcut": None}
     rolled = play(state, Roll(2))
     assert extras(ENGINE, rolled)["step"]["target"] == 3  # still shown while the roll is changed
     assert {"action": "resolve"} in extras(ENGINE, rolled)["legal"]
@@ -53,10 +61,12 @@ def test_the_castle_step_shows_the_face_up_token_and_its_section():
                  Castle())
     x = extras(ENGINE, state)
     token = state.ask.token
-    assert x["step"]["kind"] == "castle" and x["step"]["name"] == token
+    assert x["step"]["kind"] == "castle"
+    assert x["step"]["name"] == state.pack.token(token).name.replace("-", " ")
     assert x["step"]["section"] == "the gate" and x["step"]["steps"] == 3
-    assert x["tokens"] == {token: {"target": state.pack.token(token).target,
-                                   "item": state.pack.token(token).item}}
+    assert list(x["tokens"]) == [token]
+    assert x["tokens"][token]["target"] == state.pack.token(token).target
+    assert x["tokens"][token]["item"] == state.pack.token(token).item
     # the face-down tokens are not named anywhere in what the page gets
     hidden = [t for s in state.castle for t in s if t != token]
     assert not any(t in json.dumps(x) for t in hidden)
@@ -69,8 +79,8 @@ def test_lands_follow_the_flaps_and_items_their_side():
     assert lands["village"]["flap"] is None and lands["village"]["shown"]
     assert ["v3", "refresh 2"] in lands["village"]["spaces"]
     sword = next(i for i in extras(ENGINE, state)["items"]["knight"] if i["id"] == "knight/sword")
-    assert sword == {"id": "knight/sword", "name": "sword", "values": [4], "exhausted": True,
-                     "magic": False}
+    assert {k: v for k, v in sword.items() if k != "name_said"} == {
+        "id": "knight/sword", "name": "sword", "values": [4], "exhausted": True, "magic": False}
 
 
 def test_the_board_is_drawn_from_the_packs_layout_each_space_on_its_land_in_words():

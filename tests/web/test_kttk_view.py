@@ -38,7 +38,7 @@ def test_watcher_sees_the_board_and_cannot_change_it(kttk_table, page_of):
     assert page.text_content("#kt-map .kt-space.taken[data-space='v1'] title").count("knight") == 1
     assert len(page.query_selector_all("[data-hero='wizard'] .kt-item:not(.exhausted)")) == 8
     folded = page.inner_text("#kt-folded")
-    assert folded == "Folded away: marsh (west flap, open side), caves (east flap, open side)"
+    assert folded == "Folded away: marsh (west flap, open side) and caves (east flap, open side)"
     assert "on the throne" in page.inner_text("#kt-board")
     # No tools for a watcher, and the API refuses a change sent by hand.
     assert page.query_selector("#kt-roll") is None
@@ -126,7 +126,7 @@ def test_a_heroic_nap_with_the_items_picked_by_touch(tmp_path, page_of):
             page.click(f"#kt-pick-nap button[data-item='knight/{item}']")
             page.wait_for_selector(f"#kt-pick-nap button[data-item='knight/{item}']"
                                    "[aria-pressed='true']")
-        assert page.inner_text("#kt-send-nap") == "Heroic nap: refresh sword, bow"
+        assert page.inner_text("#kt-send-nap") == "Heroic nap: refresh sword and bow"
         check_phone_layout(page)
         page.click("#kt-send-nap")
         page.wait_for_selector("#now-line:has-text('wizard: ')")

@@ -45,7 +45,7 @@ def claim(page, domino: int) -> None:
 
 def place(page, domino: int, at: tuple[int, int], facing: str) -> None:
     page.wait_for_selector("#rotate")
-    while page.inner_text("#facing").split()[-1] != facing:
+    while page.get_attribute("#facing", "data-facing") != facing:
         page.click("#rotate")
     if page.query_selector(f"button.cell.ghost[data-at='{at[0]},{at[1]}']") is None:
         page.click(f"button.cell.legal[data-at='{at[0]},{at[1]}']")  # the preview first
@@ -182,7 +182,7 @@ def test_a_treasure_is_turned_and_set_from_the_phone(table, page_of):
     check_phone_layout(page)
     shoot(page, "kingdomino-treasure", "#kd-now")
     page.click("#gem-set")
-    page.wait_for_selector("#kingdom-ben h2:has-text('ruby/3')")
+    page.wait_for_selector("#kingdom-ben h2:has-text('gems: ruby')")  # named, not ruby/3
     gems = table.state()["kingdoms"]["ben"]["gems"]
     assert [g["token"] for g in gems] == ["ruby/3"]
     assert page.errors == []

@@ -16,12 +16,14 @@ import pytest
 
 from tabletap.controller.control_socket import pairing
 from tabletap.controller.control_socket.pairing import PairingDesk, PairingError, PairingStore
+from tabletap.controller.language.words import Words
 from tabletap.controller.rules.base import Rejection
 
 TOKEN = "a-session-token-the-browser-holds-only"
 HASH = hashlib.sha256(TOKEN.encode()).hexdigest()
 OTHER = hashlib.sha256(b"another browser").hexdigest()
 PHONE, STRANGER = "192.168.1.20", "192.168.1.66"
+ENGLISH = Words("en")
 
 
 def h(n: int) -> str:
@@ -39,11 +41,11 @@ class Table:
     def show(self, pattern: str, hold: bool) -> None:
         self.lights.append((pattern, hold))
 
-    def narrate(self, text: str) -> None:
-        self.said.append(text)
+    def narrate(self, text: object) -> None:
+        self.said.append(ENGLISH(text))  # a sentence (Said) as an English table says it
 
-    def say(self, text: str) -> None:
-        self.voice.append(text)
+    def say(self, text: object) -> None:
+        self.voice.append(ENGLISH(text))
 
 
 def desk(folder: Path, window: float = 30) -> tuple[PairingDesk, Table]:

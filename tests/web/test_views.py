@@ -47,7 +47,7 @@ def test_magic_keys_shows_the_track_the_pawn_and_the_gems(fresh_table, page_of):
     shoot(page, "magic-keys", "#mk-track")
     pair(page, table)
     page.click("#mk-reveal")
-    page.wait_for_selector("#mk-secret:has-text('purple key 4')")  # in words, not ids
+    page.wait_for_selector("#mk-secret:has-text('the fourth purple key')")  # in words, not ids
     assert page.errors == []
 
 

@@ -57,6 +57,9 @@ def chest_side_gem(table: Table) -> str:
     return view["chest_side_up_tokens"][0]
 
 
+LANDS = {"wheat": "wheat field"}  # the landscapes whose English name is not their id
+
+
 def place_by_touch(page: Any, turn: int) -> None:
     """Turn the domino with the page's Turn button (some turns each time, then on until the page
     highlights a square for its first half), touch one (a different one from turn to turn, as a
@@ -153,8 +156,8 @@ def test_a_whole_kingdomino_game_from_the_phone(empty_table, page_of):
         assert f"{player}: {points} points" in shown
         for t in final[player]["territories"]:  # the sums the points are made of
             skull = " ☠" if t["skulls"] else ""
-            assert f"{t['terrain']} {t['squares']} × {t['crowns']}{skull} = {t['points']}" \
-                in shown
+            land = LANDS.get(t["terrain"], t["terrain"])  # named as the printed game names it
+            assert f"{land} {t['squares']} × {t['crowns']}{skull} = {t['points']}" in shown
         assert sum(t["points"] for t in final[player]["territories"]) + sum(
             final[player]["bonuses"].values()) + final[player]["earlier"] == points
     assert (" and ".join(winners) + (" win" if len(winners) > 1 else " wins")) in shown

@@ -50,18 +50,19 @@ def german(tmp_path_factory: pytest.TempPathFactory):
     t.stop()
 
 
-def english_left(texts: list[str], language: str) -> list[str]:
-    """The page domain's English sentences (those the language says otherwise) among `texts`:
+def english_left(texts: list[str], language: str, domain: str = catalogs.PAGE_DOMAIN
+                 ) -> list[str]:
+    """The domain's English sentences (those the language says otherwise) among `texts`:
     a whole text for a sentence without placeholders, else its longest fixed words."""
     said = Words(language)
     found = []
-    for message in template(catalogs.PAGE_DOMAIN):
+    for message in template(domain):
         if not message.id:
             continue
         english = message.id[0] if isinstance(message.id, (list, tuple)) else message.id
         params = {k: "\x00" for k in re.findall(r"%\((\w+)\)s", english)}
         plural = message.id[1] if isinstance(message.id, (list, tuple)) else None
-        local = said(Said(catalogs.PAGE_DOMAIN, english, tuple(sorted(params.items())), plural,
+        local = said(Said(domain, english, tuple(sorted(params.items())), plural,
                           2 if plural else None, message.context))
         if local == english % params:
             continue  # the same words in this language ("live", "Options")
@@ -103,8 +104,10 @@ def shoot(page, name: str, anchor: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
-def no_english(page, language: str) -> None:
-    assert english_left(page.evaluate(VISIBLE), language) == []
+def no_english(page, language: str, *domains: str) -> None:
+    texts = page.evaluate(VISIBLE)
+    for domain in (catalogs.PAGE_DOMAIN, *domains):
+        assert english_left(texts, language, domain) == [], domain
 
 
 # -- the words endpoint ------------------------------------------------------------------------
@@ -249,6 +252,31 @@ def test_a_held_table_in_german_and_in_korean(tmp_path: Path, page_of):
             page.wait_for_function("() => document.getElementById('now-line').textContent")
             no_english(page, language)
             page.screenshot(path=str(SHOTS / f"held-{language}.png"))
+            assert page.errors == []
+    finally:
+        table.stop()
+
+
+def test_a_game_s_own_view_in_german_and_in_korean(tmp_path: Path, page_of):
+    """A game's view draws its sentences from its own catalog and its names from its pack's
+    data in the page's language: Key to the Kingdom's, the view with the most words."""
+    game = {"language": "de", "game": "key-to-the-kingdom", "players": ["knight", "wizard"],
+            "seed": 7, "options": {"dice": "physical"},
+            "setup": {"first": "knight", "positions": {"wizard": "h5"}}}
+    table = Table(tmp_path, game)
+    try:
+        for language in ("de", "ko"):
+            page = open_in(page_of, table, None if language == "de" else language)
+            page.wait_for_selector("#kt-now")
+            pair_phone(page, table)
+            page.wait_for_selector("#kt-roll-value")
+            no_english(page, language, "key-to-the-kingdom")
+            text = page.inner_text("main")
+            assert "Ritter" in text if language == "de" else HANGUL.search(text)
+            check_phone_layout(page)
+            shoot(page, f"key-to-the-kingdom-{language}", "#kt-now")
+            page.eval_on_selector("#kt-board", "el => el.scrollIntoView({block: 'start'})")
+            page.screenshot(path=str(SHOTS / f"key-to-the-kingdom-board-{language}.png"))
             assert page.errors == []
     finally:
         table.stop()

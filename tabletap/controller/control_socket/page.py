@@ -34,9 +34,10 @@ from tabletap.controller.control_socket.takes import (
 )
 from tabletap.controller.games import registry
 from tabletap.controller.language.said import Said as Sentence
+from tabletap.controller.language.tree import spelled
 from tabletap.controller.language.words import Words
 from tabletap.controller.rules.base import JSON, Rejection
-from tabletap.controller.spoken.words import piece_words
+from tabletap.controller.spoken.words import piece_said
 from tabletap.controller.state.damage import HELD_SAID
 from tabletap.controller.table.enrolment import EnrolDesk, EnrolmentError
 from tabletap.controller.table.notices import Changed, Lights, Notice, Refused, Said
@@ -235,6 +236,7 @@ class WebSide:
         now = self.daemon.clock.now()
         r = self.desk.request
         enrolment = self.enrol.progress()
+        held = getattr(getattr(session, "journal", None), "damaged", False) and not playing
         return {
             "game": game,
             "title": spec.title if spec is not None else game,
@@ -249,7 +251,7 @@ class WebSide:
             "scores": dict(engine.scores(state)) if playing else {},
             "actions": session.actions,
             "view": view,
-            "extra": extras(engine, state) if extras and playing else {},
+            "extra": spelled(extras(engine, state), words) if extras and playing else {},
             "last": None if last is None else {
                 "accepted": last.accepted,
                 "code": last.rejection.code if last.rejection else None,
@@ -264,9 +266,8 @@ class WebSide:
             "refusal": self.refusal,
             # a damaged journal the daemon holds (state/damage.py): said at the top of the page
             # until a new game starts, so a parent who opens the page later still learns it
-            "held": words(HELD_SAID)
-            if getattr(getattr(session, "journal", None), "damaged", False) and not playing
-            else None,
+            "held": words(HELD_SAID) if held else None,
+            "held_said": HELD_SAID.to_json() if held else None,
             # the voice's level (1 to `most`), mute and bedtime, for the page's buttons
             "voice": self.voice.view(),
             # a game card's set-up under way (`{game, seats}`), for the start screen's line
@@ -274,7 +275,9 @@ class WebSide:
             "log": list(self.lines),
             "enrolment": enrolment,
             # the next piece to enrol in the game's own words (the page knows no game's ids)
-            "enrolment_words": piece_words(enrolment["next"])
+            "enrolment_words": words(piece_said(enrolment["next"]))
+            if enrolment and enrolment.get("next") else None,
+            "enrolment_words_said": piece_said(enrolment["next"]).to_json()
             if enrolment and enrolment.get("next") else None,
             # Never the code: a parent must read it on their own request's card, not here,
             # where a stranger's window would show it to every phone.

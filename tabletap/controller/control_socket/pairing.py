@@ -452,7 +452,9 @@ class PairingDesk:
         self.request = r
         self.version += 1
         sentence = asking_sentence(r.code)
-        log.info("pairing window %s open for %s", r.id, r.address)
+        # the journal keeps what was said (in English: the log is read by whoever mends the box)
+        log.info("pairing window %s open for %s: the table says %r", r.id, r.address,
+                 Words()(sentence))
         # The play-by-play reaches every watching phone: it names no code, or a parent might
         # read a stranger's code there instead of on the pairing card of their own page.
         seconds = f"{self.window:g}"

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     import random
 
     from tabletap.controller.games.base import GameTable
+    from tabletap.controller.language.said import Said
     from tabletap.controller.rules.base import Engine
 
 JSON = dict[str, Any]
@@ -152,10 +153,12 @@ class Page:
     """The game's view on the phone page: the view's script (a file of the game's package,
     served by `tabletap web` as /views/<game>.js, with its `style` as /views/<game>.css) and
     `extras(engine, state)`, what the view needs beyond the engine's public view, worked out on
-    the daemon's side."""
+    the daemon's side: JSON, but for sentences and names (`Said`, `Named`, `ListOf`) anywhere
+    in it, which the daemon renders in the table's language and sends beside as `key_said`
+    for a phone in another (language/tree.py)."""
 
     script: str
-    extras: Callable[[Any, Any], JSON] | None = None
+    extras: Callable[[Any, Any], Any] | None = None
     style: str | None = None  # the view's styles, a file of the package (/views/<game>.css)
     # Words the page shows for a piece id still to enrol ("the blue key 3"), from speech.
     hint: str = ""
@@ -196,9 +199,10 @@ class GameSpec:
     pieces: Callable[[tuple[str, ...]], list[str]]
     # what to put back on the table after undoing an action: (the action's journal JSON, the
     # state before it) -> the sentence; "" when nothing on the table moved
-    put_back: Callable[[JSON, Any], str]
-    # a piece id's words ("blue key 3") from its parts after the prefix; None: said plainly
-    piece_words: Callable[[list[str]], str | None]
+    put_back: Callable[[JSON, Any], Said | str]
+    # a piece id's words ("the third blue key") from its parts after the prefix, a sentence of
+    # the game's catalog; None: said plainly
+    piece_words: Callable[[list[str]], Said | str | None]
     page: Page
     selfplay: SelfPlay
     docs: str  # the game's page under docs/games/
@@ -211,7 +215,7 @@ class GameSpec:
     scenarios: str | None = None  # a module with `main(argv)` that writes or checks scenarios
     # a move as a person names it from its journal JSON, after "ana's" ("claim of domino 13");
     # None, or "" for an action shape it does not know: "move"
-    move_name: Callable[[JSON], str] | None = None
+    move_name: Callable[[JSON], Said | str] | None = None
     # action kinds that only tell the engine what the box gave (no player chose them, so nobody
     # calls them a move): undo goes back over them to the move before and takes them back with
     # it; each says what the family does about it ("tap them again")

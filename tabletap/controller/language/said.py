@@ -47,7 +47,7 @@ class Said:
     def to_json(self) -> JSON:
         out: JSON = {"d": self.domain, "m": self.msgid}
         if self.params:
-            out["p"] = {k: _param_json(v) for k, v in self.params}
+            out["p"] = {k: param_json(v) for k, v in self.params}
         if self.plural is not None:
             out["pl"] = self.plural
             out["n"] = self.n
@@ -57,7 +57,7 @@ class Said:
 
     @classmethod
     def from_json(cls, data: JSON) -> Said:
-        params = {k: _param_from_json(v) for k, v in (data.get("p") or {}).items()}
+        params = {k: param_from_json(v) for k, v in (data.get("p") or {}).items()}
         return cls(str(data["d"]), str(data["m"]), _frozen(params), data.get("pl"),
                    data.get("n"), data.get("c"))
 
@@ -94,23 +94,23 @@ class Named:
         return dict(self.names)["en"]
 
 
-def _param_json(value: Any) -> Any:
+def param_json(value: Any) -> Any:
     if isinstance(value, Named):
         return {"named": dict(value.names), "source": value.source}
     if isinstance(value, Said):
         return {"said": value.to_json()}
     if isinstance(value, ListOf):
-        return {"list": [_param_json(v) for v in value.items], "style": value.style}
+        return {"list": [param_json(v) for v in value.items], "style": value.style}
     return value
 
 
-def _param_from_json(value: Any) -> Any:
+def param_from_json(value: Any) -> Any:
     if isinstance(value, dict) and "named" in value:
         return Named(tuple(sorted(value["named"].items())), value.get("source", ""))
     if isinstance(value, dict) and "said" in value:
         return Said.from_json(value["said"])
     if isinstance(value, dict) and "list" in value:
-        return ListOf(tuple(_param_from_json(v) for v in value["list"]), value.get("style",
+        return ListOf(tuple(param_from_json(v) for v in value["list"]), value.get("style",
                                                                                 "standard"))
     return value
 

@@ -72,6 +72,11 @@ class Words:
             self.missed.append(f"({said.domain}) {said.msgid}")
         return text
 
+    def thing(self, value: Any) -> Any:
+        """A sentence, a data file's name or a list of them in this language; anything else
+        as it is (a number, a player's name)."""
+        return self._param(value)
+
     def _param(self, value: Any) -> Any:
         if isinstance(value, Said):
             return self.render(value)

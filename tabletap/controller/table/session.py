@@ -11,6 +11,7 @@ None and the table waits for a game card.
 
 from __future__ import annotations
 
+import errno
 import logging
 import secrets
 from collections.abc import Callable
@@ -166,6 +167,11 @@ class TableSession:
             self.journal.append(self.actions + 1, *entries)
         except OSError as exc:
             log.error("cannot write the journal %s: %s", self.journal.path, exc)
+            if exc.errno == errno.ENOSPC:
+                # TRANSLATORS: refusal when the memory card is full
+                return self.reject(Rejection("journal-error", msg(
+                    "The memory card is full, so the table could not save this move and it "
+                    "does not count. Make room on the card, then try again.")), now)
             # TRANSLATORS: refusal when the memory card could not be written
             return self.reject(Rejection("journal-error", msg(
                 "The table could not save this move, so it does not count. Check the memory "
@@ -251,6 +257,11 @@ class TableSession:
             self.journal.start(header)
         except OSError as exc:
             log.error("cannot write the journal %s: %s", self.journal.path, exc)
+            if exc.errno == errno.ENOSPC:
+                # TRANSLATORS: refusal of a new game when the memory card is full
+                return self.reject(Rejection("journal-error", msg(
+                    "The memory card is full, so the table could not save the new game. Make "
+                    "room on the card, then try again.")), now)
             # TRANSLATORS: refusal when the memory card could not be written
             return self.reject(Rejection("journal-error", msg(
                 "The table could not save the new game. Check the memory card, then try "

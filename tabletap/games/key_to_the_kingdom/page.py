@@ -18,6 +18,7 @@ from typing import Any
 
 from tabletap.controller.rules.base import JSON
 from tabletap.games.key_to_the_kingdom.layout import layout_of
+from tabletap.games.key_to_the_kingdom.rules import named
 from tabletap.games.key_to_the_kingdom.rules.pack import Pack
 from tabletap.games.key_to_the_kingdom.rules.play import Play
 from tabletap.games.key_to_the_kingdom.rules.state import (
@@ -37,40 +38,48 @@ HIDDEN = ("draw",)  # legal actions that would tell the deck's order
 def extras(engine: Any, state: KttkState) -> JSON:
     pack = state.pack
     return {
+        # every name the view shows, in the table's language: the heroes, the items' kinds
+        # ("sword", a magic item's own name; a companion's is in `companions`), the castle's
+        # sections and the key colours
+        "heroes": {hero: named.hero(pack, hero) for hero in state.players},
+        "kinds": {k: named.kind(pack, k) for k in {state.item_kind(i) for i in state.items}},
+        "sections": [named.section(pack, i) for i in range(len(pack.sections))],
+        "colours": {c: named.colour(c) for c in named.KEY_COLOURS},
         "lands": [_land(state, land, spaces) for land, spaces in pack.lands.items()
                   if land != "courtyard"],
         "courtyard": [[s, describe(state, s)] for s in pack.courtyard],
         "map": layout_of(pack),
         "names": space_names(pack),
+        # what each space is, for the picture's marks (the words are in `lands`/`courtyard`)
+        "marks": {sid: {"kind": sp.kind, "refresh": sp.refresh} for sid, sp in pack.spaces.items()},
         "items": {hero: [_item(state, i) for i in state.owned(hero)] for hero in state.players},
-        "companions": {hero: [{"card": n, "name": pack.card(n).name, "bonus": pack.card(n).bonus}
+        "companions": {hero: [{"card": n, "name": named.card(pack, n), "bonus": pack.card(n).bonus}
                               for n in state.companions[hero]] for hero in state.players},
         "keys": {hero: sorted(k for k, who in state.keys.items() if who == hero)
                  for hero in state.players},
         "step": _step(state),
-        "tokens": {t: {"target": pack.token(t).target, "item": pack.token(t).item}
+        "tokens": {t: {"target": pack.token(t).target, "item": pack.token(t).item,
+                       "name": named.token(pack, pack.token(t).name),
+                       "item_name": named.shown(pack, pack.token(t).item)
+                       if pack.token(t).item else None}
                    for t in state.revealed},
         "legal": [a for a in map(engine.action_to_json, engine.legal_actions(state))
                   if a["action"] not in HIDDEN],
     }
 
 
-def space_names(pack: Pack) -> dict[str, str]:
+def space_names(pack: Pack) -> dict[str, Any]:
     """Every space in words: its land and its place there ("village space 3", "courtyard space
-    2"), the way the table's voice says it (table.KttkTable.said)."""
-    out = {}
-    for land, spaces in pack.lands.items():
-        for i, sid in enumerate(spaces):
-            out[sid] = f"{land.replace('-', ' ')} space {i + 1}"
-    for i, sid in enumerate(pack.courtyard):
-        out[sid] = f"courtyard space {i + 1}"
-    return out
+    2"), the way the table's voice says it (rules/named.py), in the table's language."""
+    ids = [sid for spaces in pack.lands.values() for sid in spaces] + list(pack.courtyard)
+    return {sid: named.space(pack, sid) for sid in ids}
 
 
 def _land(state: KttkState, land: str, spaces: tuple[str, ...]) -> JSON:
     where = state.pack.flap_of(land)
     return {
         "land": land,
+        "name": named.land(state.pack, land),
         "flap": where[0] if where else None,
         "side": where[1] if where else None,
         "shown": where is None or state.flaps[where[0]] == where[1],
@@ -79,7 +88,7 @@ def _land(state: KttkState, land: str, spaces: tuple[str, ...]) -> JSON:
 
 
 def _item(state: KttkState, item: str) -> JSON:
-    return {"id": item, "name": state.item_kind(item).replace("-", " "),
+    return {"id": item, "name": named.kind(state.pack, state.item_kind(item)),
             "values": list(state.item_value(item)), "exhausted": state.items[item][1],
             "magic": item.startswith(MAGIC_PREFIX)}
 
@@ -92,8 +101,11 @@ def _step(state: KttkState) -> JSON | None:
     if isinstance(ask, StepAsk) and (phase == Phase.ADVENTURE or purpose == Purpose.ADVENTURE):
         adventure = pack.adventures[ask.adventure]
         step = adventure.steps[ask.step]
-        return {"kind": "adventure", "hero": ask.hero, "name": adventure.id,
-                "colour": adventure.colour, "step": ask.step + 1,
+        return {"kind": "adventure", "hero": ask.hero,
+                "hero_name": named.hero(pack, ask.hero),
+                "name": named.adventure(pack, adventure.id), "colour": adventure.colour,
+                "colour_name": named.colour(adventure.colour) if adventure.colour else None,
+                "step": ask.step + 1,
                 "steps": len(adventure.steps), "target": step.target,
                 "item": step.item, "companion": step.companion,
                 "shortcut": Play(state).shortcut_help() if phase == Phase.ADVENTURE else None}
@@ -101,14 +113,26 @@ def _step(state: KttkState) -> JSON | None:
         token = pack.token(ask.token)
         section = next(i for i, (_, tokens) in enumerate(pack.sections)
                        if any(t.name == token.name for t in tokens))
-        return {"kind": "castle", "hero": ask.hero, "name": token.name,
-                "section": pack.sections[section][0], "step": section + 1,
+        return {"kind": "castle", "hero": ask.hero, "hero_name": named.hero(pack, ask.hero),
+                "name": named.token(pack, token.name), "section": named.section(pack, section),
+                "step": section + 1,
                 "steps": len(pack.sections), "target": token.target, "item": token.item,
                 "companion": None,
                 "shortcut": Play(state).shortcut_help() if phase == Phase.CASTLE else None}
     if isinstance(ask, ChallengeAsk) and (phase == Phase.CHALLENGE
                                           or purpose == Purpose.CHALLENGE):
-        return {"kind": "challenge", "hero": ask.hero, "name": ask.source, "step": None,
+        return {"kind": "challenge", "hero": ask.hero, "hero_name": named.hero(pack, ask.hero),
+                "name": _source(pack, ask.source), "step": None,
                 "steps": None, "target": ask.target, "item": None,
                 "companion": None, "shortcut": None}
     return None
+
+
+def _source(pack: Pack, source: str) -> Any:
+    """What a challenge comes from (an adventure, or an event card by its name) in words."""
+    if source in pack.adventures:
+        return named.adventure(pack, source)
+    for n, card in enumerate(pack.cards, 1):
+        if card.name == source:
+            return named.card(pack, n)
+    return source.replace("-", " ")

@@ -135,17 +135,17 @@ class KttkTable(GameTable):
         seconds = round(self.timeout)
         if self.waiting == "knife":
             # TRANSLATORS: a two-tap gesture ran out of time; n is a number of seconds
-            said = msg_n("No tap came for the Knife's target within 1 second; tap again to "
+            said = msg_n("No tap came for the Knife's target within %(n)s second; tap again to "
                          "start over.", "No tap came for the Knife's target within %(n)s "
                          "seconds; tap again to start over.", seconds)
         elif self.waiting == "beans":
             # TRANSLATORS: as above, for the item the Coffee Beans refresh
-            said = msg_n("No tap came for the item the Coffee Beans refresh within 1 second; "
+            said = msg_n("No tap came for the item the Coffee Beans refresh within %(n)s second; "
                          "tap again to start over.", "No tap came for the item the Coffee Beans "
                          "refresh within %(n)s seconds; tap again to start over.", seconds)
         else:
             # TRANSLATORS: as above, for the hero who receives the Demon die
-            said = msg_n("No tap came for the hero who receives the Demon die within 1 second; "
+            said = msg_n("No tap came for the hero who receives the Demon die within %(n)s second; "
                          "tap again to start over.", "No tap came for the hero who receives the "
                          "Demon die within %(n)s seconds; tap again to start over.", seconds)
         self._forget()
@@ -257,7 +257,7 @@ class KttkTable(GameTable):
             return Nap(tuple(tired))
         self.napping, self.picked = True, []
         # TRANSLATORS: a heroic nap; hero is the hero, n the most items it refreshes
-        return Pending(msg_n("%(hero)s naps: tap up to 1 item to refresh, then press end-turn.",
+        return Pending(msg_n("%(hero)s naps: tap up to %(n)s item to refresh, then press end-turn.",
                              "%(hero)s naps: tap up to %(n)s items to refresh, then press "
                              "end-turn.", most, hero=self._name(state, hero)))
 

@@ -56,7 +56,7 @@
     const names = (snap.extra.gem_names || {})[String(token).split("/")[0]] || {};
     return names[window.TT.words.language] || names.en || String(token).split("/")[0];
   };
-  const gemList = (snap, tokens) => tokens.map((x) => gemName(snap, x)).join(", ");
+  const gemList = (snap, tokens) => TT.join(tokens.map((x) => gemName(snap, x)));
   const listOf = (items) => {  // "ana and ben", the page's language's way
     try {
       return new Intl.ListFormat(window.TT.words.language, { type: "conjunction" }).format(items);
@@ -290,8 +290,8 @@
         // TRANSLATORS: the page's button that turns the domino a quarter (for screen readers)
         "aria-label": TT.t("turn the domino") },
       // TRANSLATORS: the page's button that turns the domino a quarter
-      `⟳ ${TT.t("Turn")}`),
-      h("span", { class: "facing", id: "facing" }, `${ARROW[ui.facing]} ${POINTING[ui.facing]()}`),
+      "⟳ " + TT.t("Turn")),
+      h("span", { class: "facing", id: "facing", "data-facing": ui.facing }, `${ARROW[ui.facing]} ${POINTING[ui.facing]()}`),
       // TRANSLATORS: the page's button that places the domino on the square touched
       chosen(places) ? h("button", { type: "button", id: "place", onclick: () => place(ctx, places) }, TT.t("Place here"))
         // TRANSLATORS: the page's hint while a domino is placed
@@ -326,7 +326,7 @@
       h("button", { type: "button", class: "secondary", id: "gem-turn",
         onclick: () => { ui.turns = (ui.turns + 1) % 4; window.TT.redraw(); } },
         // TRANSLATORS: the page's button that turns the gem; n is how far it is turned now
-        `⟳ ${TT.tn("%(n)s quarter turn", "%(n)s quarter turns", ui.turns)}`),
+        "⟳ " + TT.tn("%(n)s quarter turn", "%(n)s quarter turns", ui.turns)),
       h("button", { type: "button", id: "gem-set",
         onclick: () => ctx.act({ action: "orient", token: ui.gem, turns: ui.turns }) },
         // TRANSLATORS: the page's button that sets the chosen gem on its corner
@@ -376,7 +376,7 @@
           parts.length ? h("ul", { class: "terrs" }, parts) : h("p", { class: "muted" }, TT.t("no crowned territory")),
           h("p", { class: "muted" },
             // TRANSLATORS: the page's final scores: the first tie-break, in squares
-            `${TT.tn("largest territory %(n)s square", "largest territory %(n)s squares", k.largest_territory ?? 0)} · `
+            TT.tn("largest territory %(n)s square", "largest territory %(n)s squares", k.largest_territory ?? 0) + " · "
             // TRANSLATORS: the page's final scores: the second tie-break
             + TT.tn("%(n)s crown", "%(n)s crowns", k.crowns ?? 0)));
       })));
@@ -460,12 +460,14 @@
       if (v.line.length) lines.append(h("h2", {}, TT.t("This round's line")), lineRow(snap, ctx, v.line, new Set()));
       // TRANSLATORS: the page's heading over the dominoes of the new line
       if (v.next_line.length) lines.append(h("h2", {}, TT.t("New line")), lineRow(snap, ctx, v.next_line, claimable));
+      // TRANSLATORS: the page: no gem lies face up
+      const faceUp = v.treasures ? gemList(snap, v.treasures.face_up) || TT.t("none") : "";
       // TRANSLATORS: the page: which round it is
-      lines.append(h("p", { class: "muted" }, `${TT.t("Round %(round)s", { round: v.round })} · `
+      lines.append(h("p", { class: "muted" }, TT.t("Round %(round)s", { round: v.round }) + " · "
         // TRANSLATORS: the page: how many dominoes are left in the box
         + TT.tn("%(n)s domino in the box", "%(n)s dominoes in the box", v.box)
         // TRANSLATORS: the page: the gems lying face up; gems are their names
-        + (v.treasures ? ` · ${TT.t("gems face up: %(gems)s", { gems: gemList(snap, v.treasures.face_up) || TT.t("none") })}` : "")));
+        + (v.treasures ? " · " + TT.t("gems face up: %(gems)s", { gems: faceUp }) : "")));
       const kingdom = (p) => {
         const k = v.kingdoms[p];
         return h("section", { class: "card", id: `kingdom-${p}` },
@@ -474,7 +476,7 @@
             TT.tn("%(player)s: %(n)s point, %(squares)s squares", "%(player)s: %(n)s points, %(squares)s squares",
               k.score, { player: p, squares: k.squares }),
             // TRANSLATORS: the page: the gems set in a kingdom; gems are their names
-            k.gems.length ? ` · ${TT.t("gems: %(gems)s", { gems: gemList(snap, k.gems.map((g) => g.token)) })}` : ""),
+            k.gems.length ? " · " + TT.t("gems: %(gems)s", { gems: gemList(snap, k.gems.map((g) => g.token)) }) : ""),
           p === snap.turn && places ? kingdomGrid(snap, ctx, p, places) : kingdomSvg(snap, p));
       };
       // While a domino or a gem goes down, the kingdom it goes into comes first, under the tools.

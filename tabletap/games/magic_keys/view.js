@@ -139,7 +139,7 @@
       shown = true;
       const fakes = data.state.fake_keys.map(keyWords);
       // TRANSLATORS: the page: the fake keys, shown to a parent; keys are their names
-      out.textContent = TT.t("The fake keys: %(keys)s.", { keys: fakes.join(", ") });
+      out.textContent = TT.t("The fake keys: %(keys)s.", { keys: TT.join(fakes) });
       // TRANSLATORS: the page: a button hiding the fake keys again
       button.textContent = TT.t("Hide the fake keys");
     });

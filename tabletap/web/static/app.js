@@ -396,15 +396,17 @@ function drawNow(snap) {
   $("said").replaceChildren(...snap.log.slice(-3).reverse().map((l) => h("li", {}, l.text)));
 }
 
-// Who won, in the language's own way of listing names ("Ana and Ben", "Ana und Ben").
-function listed(names) {
+// Names listed in the language's own way ("Ana and Ben", "Ana und Ben"; "or" for a choice).
+function listed(names, style) {
   try {
-    return new Intl.ListFormat(TT.words.language, { type: "conjunction" }).format(names);
+    return new Intl.ListFormat(TT.words.language,
+      { type: style === "or" ? "disjunction" : "conjunction" }).format(names);
   } catch (e) {
     return names.join(", ");
   }
 }
 TT.listed = listed;
+TT.join = listed;
 
 function winnersLine(winners) {
   // TRANSLATORS: the top line when a game ends in a draw

@@ -235,7 +235,7 @@ class Play:
         else:
             self.decide(Phase.REFRESH, CountAsk(hero, count))
             # TRANSLATORS: hero is the hero; n how many items they may refresh (turn back up)
-            self.say("ask", msg_n("%(hero)s may refresh up to 1 item: tap it, then press "
+            self.say("ask", msg_n("%(hero)s may refresh up to %(n)s item: tap it, then press "
                                   "end-turn.", "%(hero)s may refresh up to %(n)s items: tap "
                                   "them, then press end-turn.", count, hero=self.hero(hero)),
                      hero=hero, count=count)
@@ -257,7 +257,7 @@ class Play:
         else:
             self.decide(Phase.EXHAUST, CountAsk(hero, count))
             # TRANSLATORS: hero is the hero; n how many items they must exhaust (turn over)
-            self.say("ask", msg_n("%(hero)s must exhaust 1 item: tap it.",
+            self.say("ask", msg_n("%(hero)s must exhaust %(n)s item: tap it.",
                                   "%(hero)s must exhaust %(n)s items: tap them.", count,
                                   hero=self.hero(hero)), hero=hero)
 
@@ -1207,7 +1207,7 @@ def _choose_items(p: Play, hero: str, items: tuple[str, ...], pool: list[str], m
         raise reject("bad-items", said)
     if len(items) > most:
         # TRANSLATORS: refused: too many items chosen; n is the most
-        raise reject("too-many", msg_n("%(hero)s may choose at most 1 item here.",
+        raise reject("too-many", msg_n("%(hero)s may choose at most %(n)s item here.",
                                        "%(hero)s may choose at most %(n)s items here.", most,
                                        hero=p.hero(hero)))
 
@@ -1251,7 +1251,7 @@ def _exhaust(p: Play, action: Exhaust) -> None:
     _choose_items(p, hero, action.items, p.st.available(hero), count, False)
     if len(action.items) != count:
         # TRANSLATORS: refused: hero must choose exactly n items
-        raise reject("exhaust-count", msg_n("%(hero)s must exhaust exactly 1 item.",
+        raise reject("exhaust-count", msg_n("%(hero)s must exhaust exactly %(n)s item.",
                                             "%(hero)s must exhaust exactly %(n)s items.", count,
                                             hero=p.hero(hero)))
     p.exhaust_items(hero, action.items)
