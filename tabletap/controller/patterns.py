@@ -67,17 +67,30 @@ def colour_said(colour: str) -> Said:
 # TRANSLATORS: the colours of a player's light, said at set-up ("Ana is red.")
 _COLOUR_WORDS: dict[str, Callable[[], Said]] = {
     "white": lambda: msg_p("light colour", "white"),
+    # TRANSLATORS: the colours of a player's light, said at set-up ("Ana is red.")
     "red": lambda: msg_p("light colour", "red"),
+    # TRANSLATORS: the colours of a player's light, said at set-up ("Ana is red.")
     "green": lambda: msg_p("light colour", "green"),
+    # TRANSLATORS: the colours of a player's light, said at set-up ("Ana is red.")
     "blue": lambda: msg_p("light colour", "blue"),
+    # TRANSLATORS: the colours of a player's light, said at set-up ("Ana is red.")
     "yellow": lambda: msg_p("light colour", "yellow"),
+    # TRANSLATORS: the colours of a player's light, said at set-up ("Ana is red.")
     "purple": lambda: msg_p("light colour", "purple"),
+    # TRANSLATORS: the colours of a player's light, said at set-up ("Ana is red.")
     "cyan": lambda: msg_p("light colour", "cyan"),
+    # TRANSLATORS: the colours of a player's light, said at set-up ("Ana is red.")
     "amber": lambda: msg_p("light colour", "amber"),
+    # TRANSLATORS: the colours of a player's light, said at set-up ("Ana is red.")
     "orange": lambda: msg_p("light colour", "orange"),
+    # TRANSLATORS: the colours of a player's light, said at set-up ("Ana is red.")
     "pink": lambda: msg_p("light colour", "pink"),
+    # TRANSLATORS: the colours of a player's light, said at set-up ("Ana is red.")
     "brown": lambda: msg_p("light colour", "brown"),
+    # TRANSLATORS: the colours of a player's light, said at set-up ("Ana is red.")
     "grey": lambda: msg_p("light colour", "grey"),
+    # TRANSLATORS: the colours of a player's light, said at set-up ("Ana is red.")
     "gold": lambda: msg_p("light colour", "gold"),
+    # TRANSLATORS: the colours of a player's light, said at set-up ("Ana is red.")
     "black": lambda: msg_p("light colour", "black"),
 }

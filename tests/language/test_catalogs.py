@@ -43,6 +43,15 @@ def test_every_sentence_of_a_page_script_is_in_its_catalog(domain: str) -> None:
         "\n".join(lost)
 
 
+@pytest.mark.parametrize("domain", domains())
+def test_every_message_says_where_it_is_heard(domain: str) -> None:
+    """A translator reads where a sentence is heard and what its placeholders hold in the
+    `TRANSLATORS:` comment just above the call; a message without one is a guess."""
+    bare = [f"{m.locations[0][0]}:{m.locations[0][1]}: {m.id!r}" for m in template(domain)
+            if m.id and not m.auto_comments]
+    assert not bare, "no TRANSLATORS: comment just above the call:\n" + "\n".join(bare)
+
+
 def test_the_shipped_languages_are_there() -> None:
     assert catalogs.languages() == ["en", *sorted(SHIPPED)]
 

@@ -49,6 +49,20 @@ def shot(page, name: str, anchor: str | None = None, block: str = "start") -> No
     page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
+def settled_actions(table: Table, quiet: float = 1.0) -> int:
+    """The daemon's action count once no tap is still on its way: a tap's lift follows half a
+    second after it is placed, and the page may have drawn the placing before the daemon
+    counted the move (a loaded machine showed it)."""
+    count, since = table.ask({"snapshot": True})["snapshot"]["actions"], time.monotonic()
+    deadline = since + 10
+    while time.monotonic() - since < quiet and time.monotonic() < deadline:
+        time.sleep(0.1)
+        now = table.ask({"snapshot": True})["snapshot"]["actions"]
+        if now != count:
+            count, since = now, time.monotonic()
+    return count
+
+
 def test_an_evening_of_kingdomino_from_the_phone(table: Table, page_of) -> None:
     page = page_of(table)
     pair(page, table)
@@ -80,7 +94,7 @@ def test_an_evening_of_kingdomino_from_the_phone(table: Table, page_of) -> None:
         dialog.accept() if answer["yes"] else dialog.dismiss()
 
     page.on("dialog", on_dialog)
-    actions = table.ask({"snapshot": True})["snapshot"]["actions"]
+    actions = settled_actions(table)
     page.click("#undo")
     assert questions and "take back" in questions[-1].lower()
     time.sleep(0.3)

@@ -117,10 +117,20 @@ def draw_code() -> str:
 
 def _digit(d: int) -> Said:
     """One digit of a code as a word of the family's language."""
-    # TRANSLATORS: the digits of a pairing code, said one by one as words
-    return (msg_p("code digit", "one"), msg_p("code digit", "two"), msg_p("code digit", "three"),
-            msg_p("code digit", "four"), msg_p("code digit", "five"),
-            msg_p("code digit", "six"))[d - 1]
+    return (
+        # TRANSLATORS: the digits of a pairing code, said one by one as words
+        msg_p("code digit", "one"),
+        # TRANSLATORS: the digits of a pairing code, said one by one as words
+        msg_p("code digit", "two"),
+        # TRANSLATORS: the digits of a pairing code, said one by one as words
+        msg_p("code digit", "three"),
+        # TRANSLATORS: the digits of a pairing code, said one by one as words
+        msg_p("code digit", "four"),
+        # TRANSLATORS: the digits of a pairing code, said one by one as words
+        msg_p("code digit", "five"),
+        # TRANSLATORS: the digits of a pairing code, said one by one as words
+        msg_p("code digit", "six"),
+    )[d - 1]
 
 
 def code_said(code: str) -> Said:

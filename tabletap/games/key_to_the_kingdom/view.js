@@ -107,14 +107,18 @@
       case "assign": return TT.t("Demon die to %(hero)s", { hero: heroName(snap, a.hero) });
       // TRANSLATORS: page: a button taking a magic item from the supply
       case "take-magic": return TT.t("Take %(item)s", { item: itemName(snap, `magic/${a.item}`) });
-      // TRANSLATORS: page: a button stealing another hero's item
-      case "steal": return TT.t("Steal %(item)s from %(hero)s",
-        { item: itemName(snap, a.item), hero: heroName(snap, ownerOf(a.item)) });
+      case "steal": {
+        const item = itemName(snap, a.item), hero = heroName(snap, ownerOf(a.item));
+        // TRANSLATORS: page: a button stealing another hero's item
+        return TT.t("Steal %(item)s from %(hero)s", { item, hero });
+      }
       // TRANSLATORS: page: a button sweeping a hero away in the whirlpool
       case "sweep": return TT.t("Sweep %(hero)s away", { hero: heroName(snap, a.hero) });
-      // TRANSLATORS: page: a button taking a key piece; colour is its colour
-      case "take-key": return TT.t("Take the %(colour)s key piece",
-        { colour: colourName(snap, String(a.piece).split("/")[0]) });
+      case "take-key": {
+        const colour = colourName(snap, String(a.piece).split("/")[0]);
+        // TRANSLATORS: page: a button taking a key piece; colour is its colour
+        return TT.t("Take the %(colour)s key piece", { colour });
+      }
       // TRANSLATORS: page: a button landing on a courtyard space (its name)
       case "courtyard": return TT.t("Go to %(space)s", { space: spaceWords(snap, a.space) });
       // TRANSLATORS: page: a button entering the Demon King's castle
@@ -269,13 +273,22 @@
 
   function itemChip(it) {
     return h("span", { class: `kt-item ${it.exhausted ? "exhausted" : ""} ${it.magic ? "magic" : ""}`,
-      // TRANSLATORS: page: an item that is used up until refreshed / one ready to use
-      "data-item": it.id, title: it.exhausted ? TT.t("exhausted") : TT.t("available") },
+      "data-item": it.id, title: it.exhausted
+        // TRANSLATORS: page: an item that is used up until it is refreshed
+        ? TT.t("exhausted")
+        // TRANSLATORS: page: an item that is ready to use
+        : TT.t("available") },
     `${it.name} ${it.values.map((x) => `±${x}`).join("/")}`);
   }
 
   // a companion by its name and bonus ("novice knight +1")
   const companionWords = (c) => (c.bonus ? `${c.name} +${c.bonus}` : c.name);
+
+  function heroOn(snap, hero, space) {
+    const where = { hero: heroName(snap, hero), space: spaceWords(snap, space) };
+    // TRANSLATORS: page: a hero and the space their pawn stands on
+    return TT.t("%(hero)s on %(space)s", where);
+  }
 
   function heroes(snap, ctx) {
     const v = snap.view;
@@ -287,9 +300,7 @@
         const keys = snap.extra.keys[hero] || [];
         const comps = snap.extra.companions[hero] || [];
         return h("div", { class: `kt-hero ${hero === snap.turn ? "now" : ""}`, "data-hero": hero },
-          // TRANSLATORS: page: a hero and the space their pawn stands on
-          h("h3", {}, swatch(snap, ctx, hero), TT.t("%(hero)s on %(space)s",
-            { hero: heroName(snap, hero), space: spaceWords(snap, info.space) }),
+          h("h3", {}, swatch(snap, ctx, hero), heroOn(snap, hero, info.space),
           // TRANSLATORS: page: after a hero's space, when it is in the Demon King's courtyard
           info.courtyard ? " " + TT.t("(courtyard)") : "",
           // TRANSLATORS: page: after a hero's name and space, when they hold the Demon die
@@ -473,8 +484,11 @@
 
   // the flap a land is on and whether it lies open
   function foldWords(l) {
-    // TRANSLATORS: page: a flap lying open (unfolded) / folded over
-    return l.side === "open" ? TT.t("unfolded") : TT.t("folded");
+    return l.side === "open"
+      // TRANSLATORS: page: a flap lying open (unfolded)
+      ? TT.t("unfolded")
+      // TRANSLATORS: page: a flap folded over
+      : TT.t("folded");
   }
   // which flap a land is on and which of its sides ("west flap, open side")
   function flapWords(l) {
@@ -488,8 +502,10 @@
       case "east": return open ? TT.t("east flap, open side")
         // TRANSLATORS: page: a land on the east board's flap, on the side that shows when folded
         : TT.t("east flap, folded side");
-      // TRANSLATORS: page: a land on a flap (a pack's own name for it), open or folded side
-      default: return open ? TT.t("%(flap)s flap, open side", { flap: plain(l.flap) })
+      default: return open
+        // TRANSLATORS: page: a land on a flap (a pack's own name for it), on its open side
+        ? TT.t("%(flap)s flap, open side", { flap: plain(l.flap) })
+        // TRANSLATORS: page: a land on a flap (a pack's own name for it), on its folded side
         : TT.t("%(flap)s flap, folded side", { flap: plain(l.flap) });
     }
   }
@@ -500,6 +516,12 @@
       TT.t("★ start · ↻ refresh that many items · ? event card · ☠ Demon die · ✦ genie · ◎ whirlpool · "
         + "a book: an adventure (red, green, blue: its key) · a dark disc: a void · "
         + "a dashed ring: where the roll can land · a yellow ring: where a hero just moved."));
+  }
+
+  function foldedAway(folded) {
+    const lands = list(folded.map((l) => `${l.name} (${flapWords(l)})`));
+    // TRANSLATORS: page: the lands folded away under a flap (each with its flap and how it lies)
+    return TT.t("Folded away: %(lands)s", { lands });
   }
 
   function board(snap, ctx) {
@@ -515,9 +537,9 @@
           // TRANSLATORS: page: a face-up castle token and the roll it needs
           : TT.t("%(token)s (target %(target)s)", { token: tok.name || plain(t), target: tok.target });
       });
+      const left = { step: i + 1, section: sections[i] || plain(c.section) };
       // TRANSLATORS: page: a castle section (its name) and how many tokens it has left
-      return h("li", {}, TT.tn("%(step)s. %(section)s: %(n)s token left", "%(step)s. %(section)s: %(n)s tokens left",
-        c.tokens_left, { step: i + 1, section: sections[i] || plain(c.section) }),
+      return h("li", {}, TT.tn("%(step)s. %(section)s: %(n)s token left", "%(step)s. %(section)s: %(n)s tokens left", c.tokens_left, left),
       // TRANSLATORS: page: after a castle section, its face-up tokens
       up.length ? "; " + TT.t("face up: %(tokens)s", { tokens: list(up) }) : "");
     });
@@ -531,17 +553,17 @@
       // TRANSLATORS: page: under the board: who just moved where
       moved.length ? h("p", { id: "kt-moved" }, TT.t("Just moved: %(moves)s.", { moves: list(went) })) : null,
       legend(),
-      // TRANSLATORS: page: the lands folded away under a flap (each with its flap and how it lies)
-      folded.length ? h("p", { class: "muted", id: "kt-folded" }, TT.t("Folded away: %(lands)s",
-        { lands: list(folded.map((l) => `${l.name} (${flapWords(l)})`)) })) : null,
+      folded.length ? h("p", { class: "muted", id: "kt-folded" }, foldedAway(folded)) : null,
       // TRANSLATORS: page: the heading of the castle's sections
       h("h3", {}, TT.t("The Demon King's castle")),
       h("ol", { class: "kt-castle", id: "kt-castle" }, castle),
       h("dl", { class: "facts" },
         // TRANSLATORS: page: the heading of where the Demon die is
         h("dt", {}, TT.t("Demon die")), h("dd", {}, v.demon_die
-          // TRANSLATORS: page: the Demon die is with a hero / on the Demon King's throne
-          ? TT.t("with %(hero)s", { hero: heroName(snap, v.demon_die) }) : TT.t("on the throne")),
+          // TRANSLATORS: page: the Demon die is with a hero
+          ? TT.t("with %(hero)s", { hero: heroName(snap, v.demon_die) })
+          // TRANSLATORS: page: the Demon die is on the Demon King's throne
+          : TT.t("on the throne")),
         // TRANSLATORS: page: the heading of the key pieces left in each colour's pile
         h("dt", {}, TT.t("Key piles")), h("dd", {}, list(Object.entries(v.key_piles).map(([c, n]) => `${colourName(snap, c)} ${n}`))),
         // TRANSLATORS: page: the heading of the magic items
@@ -558,7 +580,9 @@
         // TRANSLATORS: page: the heading of the content pack and dice the game uses
         h("dt", {}, TT.t("Content")), h("dd", {}, v.stand_in
           // TRANSLATORS: page: the content pack (its name) is a stand-in, not the real game's content
-          ? TT.t("the %(pack)s pack (stand-in)", { pack: v.pack }) : TT.t("the %(pack)s pack", { pack: v.pack }),
+          ? TT.t("the %(pack)s pack (stand-in)", { pack: v.pack })
+          // TRANSLATORS: page: the content pack the game uses (its name)
+          : TT.t("the %(pack)s pack", { pack: v.pack }),
         // TRANSLATORS: page: the table rolls the dice / the family rolls real dice
         ", ", v.dice === "digital" ? TT.t("the table rolls") : TT.t("real dice"))));
   }

@@ -9,32 +9,55 @@
   // "purple/3" as a child says it, by colour and number (the same words as the voice's); the
   // page shows no ids. Looked up when drawn, in the page's language.
   const KEY_WORDS = {
+    // TRANSLATORS: the page: a key by its colour and number, as the voice says it
     "purple/1": () => TT.t("the first purple key"),
+    // TRANSLATORS: the page: a key by its colour and number, as the voice says it
     "purple/2": () => TT.t("the second purple key"),
+    // TRANSLATORS: the page: a key by its colour and number, as the voice says it
     "purple/3": () => TT.t("the third purple key"),
+    // TRANSLATORS: the page: a key by its colour and number, as the voice says it
     "purple/4": () => TT.t("the fourth purple key"),
+    // TRANSLATORS: the page: a key by its colour and number, as the voice says it
     "purple/5": () => TT.t("the fifth purple key"),
+    // TRANSLATORS: the page: a key by its colour and number, as the voice says it
     "blue/1": () => TT.t("the first blue key"),
+    // TRANSLATORS: the page: a key by its colour and number, as the voice says it
     "blue/2": () => TT.t("the second blue key"),
+    // TRANSLATORS: the page: a key by its colour and number, as the voice says it
     "blue/3": () => TT.t("the third blue key"),
+    // TRANSLATORS: the page: a key by its colour and number, as the voice says it
     "blue/4": () => TT.t("the fourth blue key"),
+    // TRANSLATORS: the page: a key by its colour and number, as the voice says it
     "blue/5": () => TT.t("the fifth blue key"),
+    // TRANSLATORS: the page: a key by its colour and number, as the voice says it
     "green/1": () => TT.t("the first green key"),
+    // TRANSLATORS: the page: a key by its colour and number, as the voice says it
     "green/2": () => TT.t("the second green key"),
+    // TRANSLATORS: the page: a key by its colour and number, as the voice says it
     "green/3": () => TT.t("the third green key"),
+    // TRANSLATORS: the page: a key by its colour and number, as the voice says it
     "green/4": () => TT.t("the fourth green key"),
+    // TRANSLATORS: the page: a key by its colour and number, as the voice says it
     "green/5": () => TT.t("the fifth green key"),
+    // TRANSLATORS: the page: a key by its colour and number, as the voice says it
     "yellow/1": () => TT.t("the first yellow key"),
+    // TRANSLATORS: the page: a key by its colour and number, as the voice says it
     "yellow/2": () => TT.t("the second yellow key"),
+    // TRANSLATORS: the page: a key by its colour and number, as the voice says it
     "yellow/3": () => TT.t("the third yellow key"),
+    // TRANSLATORS: the page: a key by its colour and number, as the voice says it
     "yellow/4": () => TT.t("the fourth yellow key"),
+    // TRANSLATORS: the page: a key by its colour and number, as the voice says it
     "yellow/5": () => TT.t("the fifth yellow key"),
     // TRANSLATORS: the page: the golden key's name
     gold: () => TT.t("the golden key"),
   };
-  const keyWords = (key) => (KEY_WORDS[key] ? KEY_WORDS[key]() : TT.t("a key"));
+  const keyWords = (key) => (KEY_WORDS[key] ? KEY_WORDS[key]()
+    // TRANSLATORS: the page: a key this page has no name for
+    : TT.t("a key"));
   // TRANSLATORS: the page: the first space of the track, and the red space with the characters
   const spaceWords = (space) => (space === "start" ? TT.t("the start")
+    // TRANSLATORS: the page: the red space with the characters, where a pawn rests
     : space === "recovery" ? TT.t("the recovery space") : keyWords(space));
   const where = (place) => (place.startsWith("held:") ? "held" : place);
 
@@ -90,9 +113,14 @@
       if (moved.has(space)) g.append(svg("circle", { cx: x, cy: y, r: R + 6, class: "justnow" }));
       if (place === "forest") g.append(keyShape(x, y, colour === "yellow" ? "#14171a" : "#fff"));
       else if (place === undefined || space === "gold") {
-        // TRANSLATORS: the page: short labels inside the start, recovery and golden key spaces
-        const text = space === "start" ? TT.t("start") : space === "recovery" ? TT.t("rest")
-          : space === "gold" ? TT.t("gold") : "";
+        const text = space === "start"
+          // TRANSLATORS: the page: a short label inside the start space
+          ? TT.t("start")
+          : space === "recovery"
+            // TRANSLATORS: the page: a short label inside the recovery space, where a pawn rests
+            ? TT.t("rest")
+            // TRANSLATORS: the page: a short label inside the golden key's space
+            : space === "gold" ? TT.t("gold") : "";
         g.append(svg("text", { x, y: y + 5, "text-anchor": "middle", class: "label" }, text));
       } else {
         g.append(svg("text", { x, y: y + 5, "text-anchor": "middle", class: "label away" }, space.split("/")[1]));
@@ -191,8 +219,7 @@
       const held = (p) => Object.entries(tried).filter(([, at]) => at === `held:${p}`).map(([k]) => k);
       const gems = (p) => (held(p).length
         // TRANSLATORS: the page: a player's gems and the fake keys they hold (key names)
-        ? TT.tn("%(n)s gem, holds %(keys)s", "%(n)s gems, holds %(keys)s", v.scores[p],
-          { keys: held(p).map(keyWords).join(", ") })
+        ? TT.tn("%(n)s gem, holds %(keys)s", "%(n)s gems, holds %(keys)s", v.scores[p], { keys: TT.join(held(p).map(keyWords)) })
         // TRANSLATORS: the page: a player's gems
         : TT.tn("%(n)s gem", "%(n)s gems", v.scores[p]));
       // TRANSLATORS: the page: a heading
