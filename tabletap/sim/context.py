@@ -48,23 +48,22 @@ class Simulator:
         for line in self.watch.changes():
             print(line, flush=True)
 
-    def command(self, line: str, table: Any) -> str:
-        """Apply one console line; returns a short answer (a typo never ends the daemon)."""
+    def command(self, line: str, table: Any, language: str = "en") -> str:
+        """Apply one console line; returns a short answer (a typo never ends the daemon).
+        `language` is the table's, for the help."""
         try:
-            return self._command(line, table)
+            return self._command(line, table, language)
         except ValueError as exc:
             return f"? {exc}"
 
-    def _command(self, line: str, table: Any) -> str:
+    def _command(self, line: str, table: Any, language: str) -> str:
         words = shlex.split(line)
         if not words:
             return ""
         verb, rest = words[0], words[1:]
         now = self.world.clock.now()
         if verb in ("help", "?") and not rest:
-            config = getattr(table, "config", None) or getattr(
-                getattr(table, "session", None), "config", None)
-            return help_text(getattr(config, "language", "en"))
+            return help_text(language)
         if verb in ("lights", "chest") and not rest:
             return self.watch.ask(verb)
         if verb in ("tap", "place", "remove") and rest:

@@ -126,7 +126,8 @@ def run(args: argparse.Namespace) -> int:
                 if line is None:
                     stop.set()
                     return
-                answer = simulator.command(line, daemon.session.table)
+                answer = simulator.command(line, daemon.session.table,
+                                           daemon.session.words.language)
                 if answer:
                     print(answer, flush=True)
 
