@@ -260,10 +260,9 @@ def test_a_held_table_in_german_and_in_korean(tmp_path: Path, page_of):
 def test_a_game_s_own_view_in_german_and_in_korean(tmp_path: Path, page_of):
     """A game's view draws its sentences from its own catalog and its names from its pack's
     data in the page's language: Key to the Kingdom's, the view with the most words."""
-    game = {"language": "de", "game": "key-to-the-kingdom", "players": ["knight", "wizard"],
-            "seed": 7, "options": {"dice": "physical"},
-            "setup": {"first": "knight", "positions": {"wizard": "h5"}}}
-    table = Table(tmp_path, game)
+    from tests.web.test_kttk_view import GAME
+
+    table = Table(tmp_path, {"language": "de", **GAME})
     try:
         for language in ("de", "ko"):
             page = open_in(page_of, table, None if language == "de" else language)
