@@ -61,6 +61,11 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{po}: started", file=sys.stderr)
             catalog.update(pot, no_fuzzy_matching=False)
             catalog.obsolete.clear()
+            for message in catalog:  # the English a translation was made from, once mended
+                if not message.fuzzy:
+                    message.previous_id = []
+                    message.user_comments = [c for c in message.user_comments
+                                             if not c.startswith("| ")]
             with po.open("wb") as f:
                 write_po(f, catalog, width=100, sort_output=False, include_previous=True,
                          include_lineno=False)

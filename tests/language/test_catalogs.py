@@ -34,6 +34,7 @@ def test_every_sentence_of_a_page_script_is_in_its_catalog(domain: str) -> None:
     so such a sentence would never reach the translators and be shown in English."""
     known = {m.id if isinstance(m.id, str) else m.id[0] for m in template(domain) if m.id}
     folders = [folder for folder, _ in sources(domain)]
+    # the controller's folder holds the page's and the games' scripts, which are theirs
     scripts = [p for folder in folders for p in folder.rglob("*.js")
                if domain != catalogs.CONTROLLER_DOMAIN]
     lost = [f"{p.name}: {m.group(1)!r}" for p in scripts

@@ -237,6 +237,8 @@ class WebSide:
         r = self.desk.request
         enrolment = self.enrol.progress()
         held = getattr(getattr(session, "journal", None), "damaged", False) and not playing
+        next_piece = piece_said(enrolment["next"]) if enrolment and enrolment.get("next") \
+            else None
         return {
             "game": game,
             "title": spec.title if spec is not None else game,
@@ -275,10 +277,8 @@ class WebSide:
             "log": list(self.lines),
             "enrolment": enrolment,
             # the next piece to enrol in the game's own words (the page knows no game's ids)
-            "enrolment_words": words(piece_said(enrolment["next"]))
-            if enrolment and enrolment.get("next") else None,
-            "enrolment_words_said": piece_said(enrolment["next"]).to_json()
-            if enrolment and enrolment.get("next") else None,
+            "enrolment_words": words(next_piece) if next_piece else None,
+            "enrolment_words_said": next_piece.to_json() if next_piece else None,
             # Never the code: a parent must read it on their own request's card, not here,
             # where a stranger's window would show it to every phone.
             "pairing": {

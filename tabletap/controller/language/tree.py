@@ -61,9 +61,6 @@ def _merge(value: Any, said: Any, words: Words) -> Any:
     return value
 
 
-SAYABLE = (Said, Named, ListOf)
-
-
 def spelled(value: Any, words: Words) -> Any:
     """`value` (JSON but for sentences and names) as JSON: each `Said`, `Named` or `ListOf`
     rendered by `words`, and beside each key whose value held one its `key_said` tree."""

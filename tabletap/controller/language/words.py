@@ -40,7 +40,7 @@ class Words:
                 self.missed.append(f"(no catalog) {said.msgid}")
             return said.msgid
         text = self._lookup(said)
-        params = {k: self._param(v) for k, v in said.params}
+        params = {k: self.thing(v) for k, v in said.params}
         if not params:
             return text
         try:
@@ -75,15 +75,12 @@ class Words:
     def thing(self, value: Any) -> Any:
         """A sentence, a data file's name or a list of them in this language; anything else
         as it is (a number, a player's name)."""
-        return self._param(value)
-
-    def _param(self, value: Any) -> Any:
         if isinstance(value, Said):
             return self.render(value)
         if isinstance(value, Named):
             return self.name(value)
         if isinstance(value, ListOf):
-            return self.join([self._param(v) for v in value.items], value.style)
+            return self.join([self.thing(v) for v in value.items], value.style)
         return value
 
     def name(self, named: Named) -> str:

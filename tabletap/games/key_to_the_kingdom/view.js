@@ -352,7 +352,7 @@
     fill: "#fff", stroke: ink, "stroke-width": "1.8", "stroke-linejoin": "round", "aria-hidden": "true" });
   }
 
-  function kindOf(snap, id) {
+  function kindOf(snap, id) {  // the space's kind as the pack names it, for its mark and class
     return ((snap.extra.marks || {})[id] || {}).kind || "";
   }
 
@@ -430,7 +430,6 @@
 
   function drawing(snap, ctx) {
     const v = snap.view, x = snap.extra, map = { ...x.map };
-    const kinds = new Map([...x.lands.flatMap((l) => l.spaces), ...x.courtyard]);
     map.landOf = {};
     for (const l of x.lands) for (const [id] of l.spaces) map.landOf[id] = l.land;
     const here = new Map();
@@ -438,7 +437,7 @@
       const s = v.heroes[p].space;
       here.set(s, [...(here.get(s) || []), p]);
     }
-    const state = { kinds, here, colours: map.colours || {}, moved: movedNow(snap),
+    const state = { here, colours: map.colours || {}, moved: movedNow(snap),
       reach: new Map((x.legal || []).filter((a) => a.action === "move").map((a) => [a.to, a])) };
     const [W, H] = map.size;
     const pic = svg("svg", { id: "kt-map", class: "kt-map", viewBox: `0 0 ${W} ${H}`, role: "group",
