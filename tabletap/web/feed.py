@@ -1,8 +1,11 @@
-"""One poller for every browser: it asks the daemon for a snapshot with the last change counter
+"""One watcher for every browser: it asks the daemon for a snapshot with the last change counter
 and hands each new snapshot to the browsers' event streams.
 
-However many phones watch, the daemon sees one small request per period; a browser that reads
-slowly only ever gets the newest snapshot (its queue holds one), never a backlog.
+The request waits at the daemon until the table changes (`"wait"`, a long poll: the daemon
+parks it and answers in the pass that made the change), so a change reaches the page at once
+and a quiet table costs the daemon nothing, however many phones watch: it sees one parked
+request, renewed every `WAIT` seconds. A browser that reads slowly only ever gets the newest
+snapshot (its queue holds one), never a backlog.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ from typing import Any
 from tabletap.web.link import DaemonLink, LinkError
 
 log = logging.getLogger("tabletap.web.feed")
-IDLE_PERIOD = 1.0
+IDLE_PERIOD = 1.0  # after a failed ask, before the next
+WAIT = 20.0  # seconds a request waits at the daemon for a change
 
 
 class Feed:
@@ -49,10 +53,14 @@ class Feed:
                 queue.get_nowait()  # a slow browser skips to the newest picture
             queue.put_nowait(msg)
 
-    async def poll_once(self) -> bool:
-        """Ask once; True when something changed."""
+    async def poll_once(self, wait: float = 0.0) -> bool:
+        """Ask once, waiting at the daemon up to `wait` seconds for a change; True when
+        something changed."""
+        request: dict[str, Any] = {"snapshot": True, "since": self.counter}
+        if wait and self.counter is not None:  # a first snapshot is wanted at once
+            request["wait"] = wait
         try:
-            reply = await self.link.ask({"snapshot": True, "since": self.counter})
+            reply = await self.link.ask(request, timeout=self.link.timeout + wait)
         except LinkError as exc:
             if self.down is None:
                 log.warning("%s", exc)
@@ -68,6 +76,9 @@ class Feed:
             return True
         was_down = self.down is not None
         self.down = None
+        counter = reply.get("counter")
+        if isinstance(counter, int) and isinstance(self.counter, int) and counter < self.counter:
+            return False  # a parked answer overtaken by a newer one (asked after a command)
         if reply.get("changed") or was_down:
             if "snapshot" in reply:
                 self.snapshot = reply["snapshot"]
@@ -77,11 +88,17 @@ class Feed:
         return False
 
     async def run(self) -> None:
-        """Poll every period while a browser listens, once a second otherwise (GET /api/state
-        asks afresh anyway)."""
+        """Wait for each change in turn; after a failure, try again a second later. `period`
+        still spaces two answers, so a burst of changes is one snapshot a period, not one
+        each (the daemon keeps counting; the next ask takes the newest)."""
         while True:
             try:
-                await self.poll_once()
+                changed = await self.poll_once(WAIT)
+                failed = self.down is not None
             except Exception:  # noqa: BLE001 - the poller must outlive any one bad answer
                 log.exception("snapshot poll failed")
-            await asyncio.sleep(self.period if self.subscribers else IDLE_PERIOD)
+                changed, failed = False, True
+            if failed:
+                await asyncio.sleep(IDLE_PERIOD)
+            elif changed:
+                await asyncio.sleep(self.period)

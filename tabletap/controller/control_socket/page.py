@@ -24,12 +24,14 @@ from tabletap.controller.control_socket.pairing import (
     PairingError,
     PairingStore,
 )
+from tabletap.controller.control_socket.server import Later
 from tabletap.controller.control_socket.takes import (
     COUNTER,
     MAPPING,
     TEXT,
     TRUE,
     TRUE_OR_MAPPING,
+    WAIT,
     Takes,
 )
 from tabletap.controller.games import registry
@@ -428,16 +430,27 @@ def voice(daemon: TableDaemon, request: dict[str, Any]) -> dict[str, Any]:
     return {"ok": True, "voice": side.voice.view(), "said": said}
 
 
-def snapshot(daemon: TableDaemon, request: dict[str, Any]) -> dict[str, Any]:
+def snapshot(daemon: TableDaemon, request: dict[str, Any]) -> dict[str, Any] | Later:
     """`{"snapshot": true, "since": N}`: just the counter while it is still N, else the whole
-    snapshot with the new counter."""
+    snapshot with the new counter. With `"wait": S` the answer waits up to S seconds for the
+    counter to move (the page's feed: one parked request instead of ten a second)."""
     side = _side(daemon)
-    side.desk.tick(daemon.clock.now())
-    counter = side.current_counter()
-    if request.get("since") == counter:
-        return {"ok": True, "protocol": PROTOCOL, "counter": counter, "changed": False}
-    return {"ok": True, "protocol": PROTOCOL, "counter": counter, "changed": True,
-            "snapshot": side.snapshot()}
+    since = request.get("since")
+
+    def changed() -> dict[str, Any] | None:
+        side.desk.tick(daemon.clock.now())
+        counter = side.current_counter()
+        if since == counter:
+            return None
+        return {"ok": True, "protocol": PROTOCOL, "counter": counter, "changed": True,
+                "snapshot": side.snapshot()}
+
+    reply = changed()
+    if reply is not None:
+        return reply
+    quiet = {"ok": True, "protocol": PROTOCOL, "counter": since, "changed": False}
+    wait = request.get("wait")
+    return quiet if not wait else Later(changed, float(wait), quiet)
 
 
 HANDLERS: dict[str, Handler] = {
@@ -454,7 +467,7 @@ TAKES: dict[str, Takes] = {
     "pair": MAPPING,
     "pairings": TRUE_OR_MAPPING,
     "revoke": TEXT,
-    "snapshot": TRUE.with_qualifiers(since=COUNTER),
+    "snapshot": TRUE.with_qualifiers(since=COUNTER, wait=WAIT),
     "enrol": MAPPING,
     "doctor": TRUE,
     "voice": Takes(f"one of {', '.join(repr(c) for c in CHANGES)}", lambda v: v in CHANGES),

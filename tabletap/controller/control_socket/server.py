@@ -11,7 +11,15 @@ timeout).
 A request may carry `"id"`: the server remembers the answer to each id, and the journal records
 the id with the entry the request made, so a client that lost its answer (the daemon died, or
 the answer was slow) can send the same request again and learn what happened instead of acting
-twice. The socket is created 0660, owned by the daemon's user and its primary group: on the box
+twice.
+
+A handler may answer `Later(ready, seconds)`: the request is parked, its connection kept, and
+`ready()` asked again at every pass until it gives the answer or `seconds` have gone by (then
+`Later.timeout` is sent). The page's feed waits this way for the table to change (a long poll)
+instead of asking ten times a second: an idle daemon is not woken for a page, and a change
+reaches the page in the same pass that made it.
+
+The socket is created 0660, owned by the daemon's user and its primary group: on the box
 the page runs as a user of its own (`tabletap-web`) that is in that group and may drive the
 daemon only through this socket (issue 22); the state folder around it stays closed (0700 when
 the daemon makes it, 0710 under systemd's `StateDirectoryMode=`, so the group can reach the
@@ -38,7 +46,7 @@ from tabletap.controller.state.journal import REQUEST_ID
 
 log = logging.getLogger("tabletap.control")
 
-Handler = Callable[[dict[str, Any]], dict[str, Any]]
+Handler = Callable[[dict[str, Any]], "dict[str, Any] | Later"]
 Recall = Callable[[str], int | None]
 
 BACKLOG = 256  # 200 consoles connecting at once must all get in line, not be refused
@@ -47,11 +55,23 @@ CLIENT_SECONDS = 2.0  # one client's whole request must arrive within this
 MAX_REQUEST = 65536  # bytes in one request line
 MAX_ID = 128  # characters in a request id
 REMEMBERED = 512  # answers kept by request id
+MAX_PARKED = 8  # requests waiting for a change at once; past this a wait is answered at once
+MAX_WAIT = 30.0  # seconds one request may wait
 SOCKET_MODE = 0o660  # the daemon's user and group (the page's user is in it): nobody else
 
 
 def socket_path(state_dir: str | Path) -> Path:
     return StateFolder(state_dir).control_socket
+
+
+@dataclass(frozen=True)
+class Later:
+    """An answer that is not ready yet: `ready()` gives it (or None: not yet), asked at every
+    pass of the loop; after `seconds` the client gets `timeout` instead."""
+
+    ready: Callable[[], dict[str, Any] | None]
+    seconds: float
+    timeout: dict[str, Any]
 
 
 class NoAnswer(ConnectionError):
@@ -64,6 +84,7 @@ class _Client:
     deadline: float
     inbox: bytearray = field(default_factory=bytearray)
     outbox: bytes | None = None  # the answer, once there is one
+    later: Later | None = None  # a parked request's way to its answer
 
     def close(self) -> None:
         try:
@@ -95,6 +116,7 @@ class ControlServer:
 
     def sockets(self) -> list[socket.socket]:
         """What a request arrives on: the listening socket and every console still sending."""
+        # a parked client's socket too: it turns readable when the client hangs up
         consoles = [c.conn for c in self.clients if c.outbox is None]
         # at MAX_CLIENTS nothing more is accepted: a readable listener would only spin the wait
         return [self.sock, *consoles] if len(self.clients) < MAX_CLIENTS else consoles
@@ -113,10 +135,38 @@ class ControlServer:
             conn.setblocking(False)
             self.clients.append(_Client(conn, now + self.client_seconds))
         for client in list(self.clients):
-            if client.outbox is None:
+            if client.later is not None:
+                self._parked(client, now)
+            elif client.outbox is None:
                 self._read(client, now)
             if client.outbox is not None:
                 self._write(client)
+
+    def _parked(self, client: _Client, now: float) -> None:
+        """A parked request: gone (the client hung up), answered (ready), or timed out."""
+        assert client.later is not None
+        try:
+            # b"": it hung up; anything else is not the protocol (one request a connection)
+            # and is dropped, or its readable socket would wake every pass
+            if client.conn.recv(4096) == b"":
+                self._drop(client)
+                return
+        except (BlockingIOError, InterruptedError):
+            pass
+        except OSError:
+            self._drop(client)
+            return
+        try:
+            reply = client.later.ready()
+        except Exception as exc:  # noqa: BLE001 - a console must never end the game
+            log.exception("control request failed")
+            reply = _error(f"the table could not do that: {exc}")
+        if reply is None and now < client.deadline:
+            return
+        reply = client.later.timeout if reply is None else reply
+        client.later = None
+        client.deadline = now + self.client_seconds  # to read its answer
+        client.outbox = (json.dumps(reply) + "\n").encode()
 
     def _read(self, client: _Client, now: float) -> None:
         ended = False
@@ -138,6 +188,14 @@ class ControlServer:
             reply = _error(f"bad request: longer than {MAX_REQUEST} bytes")
         elif newline or (ended and line):
             reply = self.answer(line)
+            if isinstance(reply, Later):
+                parked = sum(1 for c in self.clients if c.later is not None)
+                if ended or parked >= MAX_PARKED:  # it cannot wait: the answer as it is now
+                    reply = reply.ready() or reply.timeout
+                else:
+                    client.later = reply
+                    client.deadline = now + min(reply.seconds, MAX_WAIT)
+                    return
         elif ended:
             self._drop(client)  # connected and left without a word
             return
@@ -169,7 +227,7 @@ class ControlServer:
         if client in self.clients:
             self.clients.remove(client)
 
-    def answer(self, line: bytes) -> dict[str, Any]:
+    def answer(self, line: bytes) -> dict[str, Any] | Later:
         """The reply to one request line: parsed within limits, a repeated id answered from
         memory (or from the journal after a restart), never an exception."""
         try:
@@ -194,7 +252,7 @@ class ControlServer:
             reply = _error(f"the table could not do that: {exc}")
         finally:
             REQUEST_ID.reset(token)
-        if request_id is not None:
+        if request_id is not None and not isinstance(reply, Later):
             self.answers[request_id] = reply
             while len(self.answers) > REMEMBERED:
                 self.answers.popitem(last=False)

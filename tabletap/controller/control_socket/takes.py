@@ -37,4 +37,6 @@ TRUE_OR_MAPPING = Takes("true or a mapping ({...})", lambda v: v is True or isin
 FLAG = Takes("true or false", lambda v: isinstance(v, bool))
 COUNTER = Takes("a number or null",
                 lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)))
+WAIT = Takes("a number of seconds from 0 to 30",
+             lambda v: isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 30)
 COMMON = {"id": TEXT}  # every kind may carry the client's request id
