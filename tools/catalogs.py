@@ -13,7 +13,10 @@ check refuses fuzzy entries, so a translator looks at it again before it is spok
 from __future__ import annotations
 
 import argparse
+import io
+import re
 import sys
+from pathlib import Path
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
@@ -46,9 +49,9 @@ def main(argv: list[str] | None = None) -> int:
                 found += problems(domain, language, pot)
             continue
         where.mkdir(parents=True, exist_ok=True)
-        with (where / f"{domain}.pot").open("wb") as f:
-            write_po(f, pot, width=100, omit_header=False, sort_output=False,
-                     include_lineno=False)
+        out = io.BytesIO()
+        write_po(out, pot, width=100, omit_header=False, sort_output=False, include_lineno=False)
+        _write_if_changed(where / f"{domain}.pot", out.getvalue())
         for language in sorted(languages):
             po = where / language / "LC_MESSAGES" / f"{domain}.po"
             po.parent.mkdir(parents=True, exist_ok=True)
@@ -66,9 +69,10 @@ def main(argv: list[str] | None = None) -> int:
                     message.previous_id = []
                     message.user_comments = [c for c in message.user_comments
                                              if not c.startswith("| ")]
-            with po.open("wb") as f:
-                write_po(f, catalog, width=100, sort_output=False, include_previous=True,
-                         include_lineno=False)
+            out = io.BytesIO()
+            write_po(out, catalog, width=100, sort_output=False, include_previous=True,
+                     include_lineno=False)
+            _write_if_changed(po, out.getvalue())
             with po.with_suffix(".mo").open("wb") as f:
                 write_mo(f, catalog, use_fuzzy=False)
             missing = problems(domain, language, pot)
@@ -77,6 +81,17 @@ def main(argv: list[str] | None = None) -> int:
     for line in found:
         print(line)
     return 1 if found else 0
+
+
+STAMP = re.compile(rb'^"POT-Creation-Date: [^"]*"\n', re.MULTILINE)
+
+
+def _write_if_changed(path: Path, data: bytes) -> None:
+    """Write a catalog only when more than its creation date changed: every build runs this, and
+    a build must not leave the tracked catalogs modified when no sentence changed."""
+    if path.is_file() and STAMP.sub(b"", path.read_bytes()) == STAMP.sub(b"", data):
+        return
+    path.write_bytes(data)
 
 
 if __name__ == "__main__":
