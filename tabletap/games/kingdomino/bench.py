@@ -74,14 +74,16 @@ def plain_fill_score(cells: dict[tuple[int, int], tuple[str, int]]) -> int:
 def run() -> list[tuple]:
     positions = _positions()
     kingdoms = [(s.kingdoms[p].cells, s.kingdoms[p].gems) for s, p in positions]
-    plain = [{pos: (sq.terrain, sq.crowns) for pos, sq in cells.items()}
-             for cells, gems in kingdoms if not gems]
+    plain = [
+        {pos: (sq.terrain, sq.crowns) for pos, sq in cells.items()}
+        for cells, gems in kingdoms
+        if not gems
+    ]
     engine_cells = [(cells, gems) for cells, gems in kingdoms if not gems]
     # the engine's kingdoms as play left them: their territories kept up to date square by
     # square (regions.Regions), which is what the engine's scores() sums
     grown = [s.kingdoms[p] for s, p in positions if not s.kingdoms[p].gems]
-    assert all(k.regions is not None and k.regions.size == len(k.cells)
-               for k in grown if k.placed)
+    assert all(k.regions is not None and k.regions.size == len(k.cells) for k in grown if k.placed)
     for (cells, _), flat, k in zip(engine_cells, plain, grown, strict=True):  # all agree
         assert plain_fill_score(flat) == score_kingdom(cells).score == k.points()
 
@@ -99,14 +101,20 @@ def run() -> list[tuple]:
     def breakdown_points_one(item: tuple) -> int:
         return 1 if score_kingdom(item[0], item[1]).score >= 0 else 0
 
+    def breakdown_read_one(item: tuple) -> int:
+        # the breakdown's Territory objects are built when first read: read them too
+        return 1 if score_kingdom(item[0], item[1]).territories else 0
+
     fill, _ = _rate(plain, fill_one)
     points, _ = _rate(grown, points_one)
     by_fill, _ = _rate(engine_cells, breakdown_points_one)
+    read, _ = _rate(engine_cells, breakdown_read_one)
     scored, _ = _rate(kingdoms, score_one)
 
     all_dominoes = list(dominoes().values())
-    work = [(s.kingdoms[p].cells, s.size, all_dominoes[i % 48]) for i, (s, p) in
-            enumerate(positions)]
+    work = [
+        (s.kingdoms[p].cells, s.size, all_dominoes[i % 48]) for i, (s, p) in enumerate(positions)
+    ]
     start = time.perf_counter()
     enumerations = placements = 0
     while time.perf_counter() - start < SECONDS:
@@ -115,16 +123,40 @@ def run() -> list[tuple]:
             enumerations += 1
     elapsed = time.perf_counter() - start
     return [
-        ("plain dict flood fill, kingdoms scored per second (yardstick)", fill, "1/s",
-         "plain_fill_per_s"),
-        ("kingdoms scored per second (score only, no gems; the engine's scores(): the "
-         "kingdom's territories kept as it grew)", points, "1/s", "kingdoms_scored_per_s"),
+        (
+            "plain dict flood fill, kingdoms scored per second (yardstick)",
+            fill,
+            "1/s",
+            "plain_fill_per_s",
+        ),
+        (
+            "kingdoms scored per second (score only, no gems; the engine's scores(): the "
+            "kingdom's territories kept as it grew)",
+            points,
+            "1/s",
+            "kingdoms_scored_per_s",
+        ),
         ("  ratio to the plain flood fill", points / fill, "x", "kingdoms_scored_ratio"),
-        ("from-scratch scorer (score_kingdom, `tabletap score`'s: territories by labelling "
-         "+ breakdown, no gems), kingdoms per second", by_fill, "1/s",
-         "scorer_from_scratch_per_s"),
-        ("  ratio to the plain flood fill, same run", by_fill / fill, "x",
-         "scorer_from_scratch_ratio"),
+        (
+            "from-scratch scorer (score_kingdom, `tabletap score`'s: territories by labelling "
+            "+ breakdown and its .score, no gems; its Territory objects are built only when "
+            "read), kingdoms per second",
+            by_fill,
+            "1/s",
+            "scorer_from_scratch_per_s",
+        ),
+        (
+            "  ratio to the plain flood fill, same run",
+            by_fill / fill,
+            "x",
+            "scorer_from_scratch_ratio",
+        ),
+        (
+            "  the same with its territories read (Breakdown.territories), ratio to the plain "
+            "flood fill",
+            read / fill,
+            "x",
+        ),
         ("kingdoms scored per second (full breakdown, gems included)", scored, "1/s"),
         ("legal placements enumerated per second", placements / elapsed, "1/s"),
         ("kingdoms searched for legal placements per second", enumerations / elapsed, "1/s"),
