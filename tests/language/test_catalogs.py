@@ -6,6 +6,7 @@ fails here, with the file and the message and `make catalogs` to run."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -65,3 +66,23 @@ def test_a_missing_translation_is_found(tmp_path, monkeypatch) -> None:
     pot.add("A sentence nobody translated, %(name)s.")
     found = problems(catalogs.CONTROLLER_DOMAIN, "de", pot)
     assert any("nobody translated" in line and "missing" in line for line in found)
+
+
+def test_bringing_catalogs_up_to_date_twice_changes_no_file(tmp_path):
+    """`make catalogs` runs in every build (`make dist`): it rewrote every .po with a new
+    POT-Creation-Date each time, leaving 28 tracked files modified though no sentence changed."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "catalogs_tool", Path(__file__).resolve().parents[2] / "tools" / "catalogs.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    po = tmp_path / "x.po"
+    before = (b'msgid ""\nmsgstr ""\n"POT-Creation-Date: 2026-12-02 18:49+0000\\n"\n'
+              b'"Language: de\\n"\n')
+    po.write_bytes(before)
+    tool._write_if_changed(po, before.replace(b"18:49", b"19:49"))
+    assert po.read_bytes() == before
+    tool._write_if_changed(po, before.replace(b"Language: de", b"Language: fr"))
+    assert b"Language: fr" in po.read_bytes()
