@@ -156,6 +156,7 @@ def run() -> list[tuple]:
             "flood fill",
             read / fill,
             "x",
+            "scorer_with_territories_ratio",
         ),
         ("kingdoms scored per second (full breakdown, gems included)", scored, "1/s"),
         ("legal placements enumerated per second", placements / elapsed, "1/s"),
