@@ -10,11 +10,21 @@ real adafruit driver and the kernel's real 8250 mini-UART driver, and a whole ga
 (image/pi-game.yaml) is played by laying pieces on that reader (image/pi_game.py).
 
 The additions to cmdline.txt are for watching, `console=ttyAMA0,115200` (the PL011, which on a
-real Pi 3 carries Bluetooth) with the journal forwarded to it, saved as pi3-console.log, and for
-emulation's slowness, a longer wait for the partitions to appear. No
-shell is needed: after the game qemu is stopped (a power cut) and the state partition is read on
-this machine: its journal must hold the seven keys and the winner, and the partition must have
-grown to the end of the card on the first boot.
+real Pi 3 carries Bluetooth) with the journal forwarded to it, saved as pi3-console.log, for
+emulation's slowness, a longer wait for the partitions to appear, and for the maker's check
+after the game, systemd's debug shell on that console (image/pi_console.py; the image itself has
+no shell on any console). After the game the daemon is stopped and `tabletap doctor` runs there
+as the daemon's user, on the maker's kind of config (the reader on `/dev/serial0`, `backend:
+gpio`): it must check the UART wiring (the node, the kernel's console off it, the permissions)
+and get the PN532's firmware version through the kernel's mini-UART driver. Then qemu is
+stopped (a power cut) and the state partition is read on this machine: its journal must hold the
+seven keys and the winner, and the partition must have grown to the end of the card on the
+first boot.
+
+The test's copy of the device tree (never the image's) gets two edits for what qemu does not
+do as a Pi does: the board's revision in /system (the firmware writes it into every tree it
+loads; gpiozero's lgpio factory needs it) and no Bluetooth node on the PL011 (on a Pi 3 that
+UART is the Bluetooth chip's, so the kernel makes no ttyAMA0 for the debug shell).
 
 Not emulated here, so checked statically instead (tests/image/test_built_image.py): the Pi 4,
 400 and CM4 (qemu 7.2 has no BCM2711), and the I2C and SPI controllers (qemu's raspi3b has none).
@@ -24,18 +34,21 @@ Not emulated here, so checked statically instead (tests/image/test_built_image.p
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from boot_test import Failure, check, log, mtools, partitions  # noqa: E402  (the virt test's)
+from pi_console import SHELL, PiConsole  # noqa: E402
 from pi_game import ACTIONS, CONFIG_TEMPLATE, PIECES, PLAYERS, WINNER, Tapper  # noqa: E402
 
 DTB = "bcm2837-rpi-3-b.dtb"  # the tree the Pi 3 B's firmware loads (config.txt may rename)
@@ -48,6 +61,17 @@ WATCHING = "console=ttyAMA0,115200 systemd.journald.forward_to_console=1"
 # systemd's 90 s wait for a partition; a real Pi takes seconds. (The boot partition's own 5 min in
 # fstab is the image's, and is left alone.)
 EMULATION = "systemd.default_device_timeout_sec=1800"
+BLUETOOTH = "/soc/serial@7e201000/bluetooth"  # the PL011's Bluetooth chip, in the Pi 3 B's tree
+PI3B_REVISION = "a02082"  # a Raspberry Pi 3 Model B, 1 GB, made by Sony UK
+SHELL_BOUND = 600.0  # seconds for the debug shell to answer once the game is over
+DOCTOR_BOUND = 900.0  # seconds for `tabletap doctor` under emulation
+TABLETAP = "/opt/tabletap/venv/bin/tabletap"
+# The maker's kind of table for the doctor: the reader on the header's UART as in the game, the
+# chest and lights on the Pi's own GPIO (qemu's raspi3b emulates the GPIO block), no voice (the
+# emulated Pi has no sound card, which the speaker check would rightly report).
+DOCTOR_CONFIG = CONFIG_TEMPLATE.replace(
+    "backend: sim", "backend: gpio\npin_factory: lgpio\nvoice: {enabled: false}"
+).replace("  pond: {transport: sim}\n", "")
 
 
 def placed(console: Path, piece: str) -> int:
@@ -120,6 +144,28 @@ def read_state(disk: Path, part: dict, work: Path) -> Path:
     return out
 
 
+def doctor(pi: PiConsole) -> None:
+    """`tabletap doctor` on the Pi, as its maker runs it over SSH once the table is stopped: on
+    the header's UART it must find the wiring right and the PN532 answering."""
+    shell = pi.wait_for_shell(SHELL_BOUND)
+    log(f"the debug shell answered {shell:.0f} s after power-on")
+    pi.must("systemctl stop tabletap.service", 300)
+    encoded = base64.b64encode(DOCTOR_CONFIG.encode()).decode()
+    pi.must(f"umask 022; echo {encoded} | base64 -d > /run/doctor.yaml")
+    status, report = pi.sh(f"cd / && runuser -u tabletap -- {TABLETAP} doctor "
+                           "--config /run/doctor.yaml", DOCTOR_BOUND)
+    print(report)
+    (pi.console.parent / "pi3-doctor.txt").write_text(report + "\n", encoding="utf-8")
+    # the reader's own line (status, then the device column), not the wiring line naming it
+    reader = next((line for line in report.splitlines()
+                   if re.match(r"\s*\S+\s+reader chest\s", line)), "")
+    check(status == 0, "`tabletap doctor` passes on the Pi as the daemon's user", report)
+    check(reader.split()[:1] == ["ok"] and "firmware" in reader,
+          f"the doctor's reader line: {reader.strip()}", report)
+    check("/dev/serial0" in report, "the doctor checked the UART wiring the config names",
+          report)
+
+
 def main(argv: list[str]) -> int:
     image = Path(argv[0]).resolve()
     work = image.parent / "pi-boot-test"
@@ -146,6 +192,17 @@ def main(argv: list[str]) -> int:
         subprocess.run(["mcopy", "-o", "-i", f"{disk}@@{offset}", f"::{name}", str(dest)],
                        env={**os.environ, "MTOOLS_SKIP_CHECK": "1"}, check=True)
         files[name] = dest
+    # On a Pi 3 the PL011 (ttyAMA0) is wired to the Bluetooth chip, and its tree says so: the
+    # kernel hands the UART to Bluetooth's serdev and makes no /dev/ttyAMA0 for a shell. The
+    # test's copy of the tree (never the image's) loses that node, so the watching console on
+    # it is also a tty for the debug shell; nothing of the game or the header's UART uses it.
+    subprocess.run(["fdtput", "-r", str(files[dtb]), BLUETOOTH], check=True)
+    # The Pi's firmware writes the board's revision code into every tree it hands the kernel
+    # (/system/linux,revision), which is how gpiozero and lgpio know the board they run on;
+    # qemu loads the tree as it is on the card, so the test does that part of the firmware's job.
+    subprocess.run(["fdtput", "-c", str(files[dtb]), "/system"], check=True)
+    subprocess.run(["fdtput", "-t", "x", str(files[dtb]), "/system", "linux,revision",
+                    PI3B_REVISION], check=True)
     # The maker's step: tabletap.yaml on the boot partition, for the reader on the header UART.
     table = work / "tabletap.yaml"
     table.write_text(CONFIG_TEMPLATE, encoding="utf-8")
@@ -155,16 +212,20 @@ def main(argv: list[str]) -> int:
     tapper = Tapper()
     console = work / "pi3-console.log"
     log(f"the emulated PN532 serves {tapper.port}, qemu's second serial port (the mini-UART)")
+    sock = Path(tempfile.mkdtemp(prefix="tt-pi-")) / "console.sock"
     qemu = subprocess.Popen([
         "qemu-system-aarch64", "-M", "raspi3b", "-m", "1G", "-display", "none", "-no-reboot",
         "-kernel", str(files[kernel]), "-initrd", str(files[initrd]), "-dtb", str(files[dtb]),
-        "-append", f"{cmdline} {WATCHING} {EMULATION}",
+        "-append", f"{cmdline} {WATCHING} {EMULATION} {SHELL}",
         "-drive", f"file={disk},if=sd,format=raw",
-        "-serial", f"file:{console}",
+        "-chardev", f"socket,id=console,path={sock},server=on,wait=off",
+        "-serial", "chardev:console",
         "-serial", tapper.port,
     ], stdin=subprocess.DEVNULL)
     started = time.monotonic()
+    pi = PiConsole(qemu, sock, console)
     try:
+        pi.start()
         try:
             polled = tapper.wait_polled(READY_BOUND)
         except TimeoutError as exc:
@@ -191,9 +252,11 @@ def main(argv: list[str]) -> int:
                 errors="replace"):
             time.sleep(2)
         time.sleep(5)  # the journal is flushed before the table answers; a margin anyway
+        doctor(pi)
     finally:
         qemu.kill()
         qemu.wait()
+        pi.close()
         tapper.close()
     log(f"qemu stopped (a power cut) {time.monotonic() - started:.0f} s after power-on")
     text = console.read_text(errors="replace")

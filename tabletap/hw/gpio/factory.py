@@ -28,6 +28,17 @@ def pin_factory(name: str | None) -> Factory:
     if name is None and os.environ.get("GPIOZERO_PIN_FACTORY", "").lower() == "mock":
         name = "mock"  # gpiozero's own mock factory has plain pins, which refuse PWM
     try:
+        wanted = (name or os.environ.get("GPIOZERO_PIN_FACTORY") or "").lower()
+        if wanted == "lgpio" or (name is None and not wanted):
+            # gpiozero's lgpio pins round a servo's pulse to a whole percent (exact_pwm.py);
+            # lgpio is also first in gpiozero's own order
+            try:
+                from tabletap.hw.gpio.exact_pwm import ExactPWMFactory
+
+                return ExactPWMFactory()
+            except Exception:
+                if wanted:
+                    raise
         if name is None:
             with warnings.catch_warnings(record=True) as fallbacks:
                 warnings.simplefilter("always")
