@@ -4,7 +4,7 @@ fill, on the same kingdoms (bench.kingdomino's, without gems), in one run. Not p
 `make bench`: it needs their code, which is not copied here; point it at a checkout of it.
 
     git clone https://github.com/GiM6114/Kingdomino_RL /tmp/gim
-    .venv/bin/python -m bench.gim6114 /tmp/gim      (numpy must be installed)
+    .venv/bin/python -m tabletap.games.kingdomino.gim6114 /tmp/gim      (numpy must be installed)
 
 Each kingdom goes on one of their boards (castle in the middle, landscapes as codes, crowns in
 `Boards.crowns`); building the boards is not timed. Every score is checked equal first.
