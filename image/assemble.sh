@@ -27,7 +27,13 @@ MTOOLS_SKIP_CHECK=1 mcopy -s -p -m -i "$WORK/boot.img" "$BOOTDIR"/* ::/
 
 # The root filesystem, read-only on the box, and the empty state partition.
 mkfs.ext4 -q -F -L "$ROOT_LABEL" -d "$ROOTDIR" -E root_owner=0:0 "$WORK/root.img" "${ROOT_MB}M"
-mkfs.ext4 -q -F -L "$STATE_LABEL" -E root_owner=0:0 "$WORK/state.img" "${STATE_MB}M"
+# The state partition's top is the daemon's from the start: systemd gives a StateDirectory= whose
+# top it does not own to its service by chowning everything inside, and on the first boot that
+# took timesyncd's clock file (.timesync/clock, already there) from it, so the box never saved its
+# time again (found by image/boot_test.py's clock check).
+OWNER=$(awk -F: '$1 == "tabletap" {print $3 ":" $4}' "$ROOTDIR/etc/passwd")
+[ -n "$OWNER" ] || { echo "assemble.sh: no tabletap user in $ROOTDIR/etc/passwd" >&2; exit 1; }
+mkfs.ext4 -q -F -L "$STATE_LABEL" -E root_owner="$OWNER" "$WORK/state.img" "${STATE_MB}M"
 
 rm -f "$IMAGE"
 truncate -s "${TOTAL_MB}M" "$IMAGE"

@@ -14,7 +14,12 @@ Checks:
  2. a scripted game through the control socket (`tabletap do`);
  3. qemu is killed mid-game (a power cut); the image boots again, the state partition's ext4
     journal is recovered and the game resumes exactly where it was;
- 4. no account has a password, sshd is off without a key, only the configured ports listen.
+ 4. no account has a password, sshd is off without a key, only the configured ports listen;
+ 5. the clock, as on a Pi with no battery-backed clock: both boots power on with the emulated
+    clock years behind (DEAD_CLOCK) and boot 1 has no network; boot 2 starts at the time boot 1
+    saved on the state partition, then, on qemu's user network, the box's systemd-timesyncd sets
+    the clock from a time server on the host (sntp_server.py, UDP port 123: run as root), the
+    daemon runs on through the jump and the journal's times are right after it.
 
     python image/boot_test.py build/image/tabletap-<version>-arm64.img
 """
@@ -33,6 +38,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from sntp_server import SNTPServer
+
 from tabletap.controller.loading.yamldoc import load_value
 
 READY_BOUND = 600.0  # seconds from power-on to READY under software emulation on a busy host
@@ -44,6 +51,10 @@ CONFIG: str = _BOOT["config"]
 GAME = [(list(step["do"]), bool(step["accepted"])) for step in _BOOT["steps"]]
 AFTER_RESUME = (list(_BOOT["after_resume"]["do"]), bool(_BOOT["after_resume"]["accepted"]))
 RESUMED: str = _BOOT["resumed"]
+# What the emulated clock reads at power-on: years before the image was built, as a Pi's clock
+# (none: the kernel starts at 1970) is until systemd moves it to its own build date.
+DEAD_CLOCK = "2020-01-01T00:00:00"
+SAVE_INTERVAL = 60  # timesyncd's SaveIntervalSec: how often the box writes its clock file
 TABLETAP = "runuser -u tabletap -- /opt/tabletap/venv/bin/tabletap"
 CONF = "--config /etc/tabletap/table.yaml"
 
@@ -78,7 +89,8 @@ def mtools(image: Path, offset: int, *args: str) -> str:
 class Machine:
     """One boot of the disk under qemu, with a root shell on the virtio console."""
 
-    def __init__(self, work: Path, disk: Path, kernel: Path, initrd: Path, name: str) -> None:
+    def __init__(self, work: Path, disk: Path, kernel: Path, initrd: Path, name: str,
+                 network: bool = False) -> None:
         self.sock_path = Path(tempfile.mkdtemp(prefix="tt-")) / "shell.sock"
         self.console = work / f"console-{name}.log"
         append = ("root=PARTUUID=7ab1e7a9-02 ro rootfstype=ext4 rootwait console=ttyAMA0 "
@@ -86,7 +98,11 @@ class Machine:
         self.started = time.monotonic()
         self.proc = subprocess.Popen([
             "qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a72", "-smp", "2", "-m", "1024",
-            "-display", "none", "-nic", "none", "-no-reboot",
+            "-display", "none", "-no-reboot",
+            # qemu's user network is a home router: DHCP, and the host at 10.0.2.2.
+            "-nic", "user,model=virtio-net-pci" if network else "none",
+            # A Pi has no battery-backed clock; virt has one, read here as a dead one would be.
+            "-rtc", f"base={DEAD_CLOCK}",
             "-kernel", str(kernel), "-initrd", str(initrd), "-append", append,
             "-drive", f"file={disk},format=raw,if=none,id=disk",
             "-device", "virtio-blk-pci,drive=disk",
@@ -258,6 +274,12 @@ def first_boot(vm: Machine, times: dict[str, float]) -> dict:
           "the journal holds the scripted game (ben to play, ana holding the fake purple/1)",
           json.dumps(state))
 
+    # A Pi starts with no idea of the date; nothing above may have needed it.
+    clock = int(vm.must("date +%s"))
+    check(clock < time.time() - 86400,
+          "the box played with no network and its clock far behind (as a Pi without a battery)",
+          f"box {time.ctime(clock)}, host {time.ctime()}")
+
     shadow = vm.must("awk -F: '$2 !~ /^[!*]/ {print $1 \":\" $2}' /etc/shadow")
     check(shadow == "", "no account has a password (every shadow entry locked)", shadow)
     check(vm.sh("systemctl is-active ssh.service")[1] in {"inactive", "failed"}
@@ -287,7 +309,8 @@ def first_boot(vm: Machine, times: dict[str, float]) -> dict:
     return state
 
 
-def second_boot(vm: Machine, before: dict, times: dict[str, float]) -> None:
+def second_boot(vm: Machine, before: dict, clock_before: int,
+                times: dict[str, float]) -> None:
     times["shell (boot 2)"] = vm.wait_for_shell(READY_BOUND)
     times["READY (boot 2, after the power cut)"] = vm.wait_ready(READY_BOUND)
     # systemd-fsck replays the journal before the mount (e2fsck: "recovering journal"), or the
@@ -303,10 +326,56 @@ def second_boot(vm: Machine, before: dict, times: dict[str, float]) -> None:
           "the daemon resumed the unfinished game from its journal", resumed)
     after = json.loads(vm.must(f"{TABLETAP} state --json --reveal {CONF} 2>/dev/null", 120))
     check(after == before, "the game resumed exactly where it was", json.dumps(after))
+    clock_sync(vm, clock_before)
     args, accepted = AFTER_RESUME
     status, out = vm.sh(f"{TABLETAP} do {' '.join(args)} {CONF}", 120)
     print("   ", " ".join(args), "->", out.replace("\n", " | "))
     check((status == 0) == accepted, "the family plays on after the power cut", out)
+    # The move above was journaled after the clock jumped: its time is the family's.
+    entry = json.loads(vm.must("journalctl -u tabletap -n 1 -o json --no-pager"))
+    logged = int(entry["__REALTIME_TIMESTAMP"]) / 1e6
+    check(abs(logged - time.time()) < 60,
+          "the journal's times are right once the network is up (the last move's entry)",
+          f"entry at {time.ctime(logged)}, host {time.ctime()}")
+
+
+def clock_sync(vm: Machine, clock_before: int) -> None:
+    """The clock of a box without a battery: kept across boots, then set from the network.
+
+    The box is on qemu's user network this boot, with the host's time server (sntp_server.py)
+    at 10.0.2.2. A home router hands out its own or a pool's; qemu's DHCP names none, so the
+    test names the host in a runtime drop-in, which the image's timesyncd reads like any other.
+    """
+    clock = int(vm.must("date +%s"))
+    check(clock_before - SAVE_INTERVAL - 5 <= clock < time.time() - 86400,
+          "boot 2 started its clock at the time boot 1 saved on the state partition",
+          f"box {time.ctime(clock)}, boot 1 ended at box time {time.ctime(clock_before)}")
+    print(f"    boot 1 ended at box time {time.ctime(clock_before)}; boot 2 is at "
+          f"{time.ctime(clock)}, {(time.time() - clock) / 86400:.0f} days behind this machine")
+    pid = vm.must("systemctl show -P MainPID tabletap.service")
+    vm.must("mkdir -p /run/systemd/timesyncd.conf.d && printf '[Time]\\nNTP=10.0.2.2\\n' "
+            "> /run/systemd/timesyncd.conf.d/boot-test.conf && "
+            "systemctl restart systemd-timesyncd.service")
+    deadline = time.monotonic() + 120
+    while vm.sh("test -e /run/systemd/timesync/synchronized")[0] != 0:
+        if time.monotonic() > deadline:
+            raise Failure("timesyncd never synchronized with the host:\n" + vm.sh(
+                "journalctl -b -u systemd-timesyncd --no-pager | tail -20; ip -brief addr")[1])
+        time.sleep(2)
+    told = vm.must("journalctl -b -u systemd-timesyncd -o cat --no-pager | "
+                   "grep 'Contacted time server' || true")
+    print("    " + told.replace("\n", "\n    "))
+    clock = float(vm.must("date +%s.%N"))
+    check(abs(clock - time.time()) < 5 and "10.0.2.2:123" in told,
+          "systemd-timesyncd set the box's clock from the network's time server",
+          f"box {clock:.1f}, host {time.time():.1f}; timesyncd: {told}")
+    saved = int(vm.must("stat -c %Y /var/lib/tabletap/.timesync/clock"))
+    check(abs(saved - time.time()) < 60,
+          "the synchronized time is saved on the state partition for the next boot",
+          time.ctime(saved))
+    check(vm.must("systemctl is-active tabletap.service") == "active" and
+          vm.must("systemctl show -P MainPID tabletap.service") == pid,
+          "the daemon kept running through the clock's jump forward")
 
 
 def main(argv: list[str]) -> int:
@@ -331,13 +400,20 @@ def main(argv: list[str]) -> int:
     log(f"booting {image.name} ({kernel_name[3:]}) under qemu-system-aarch64 -M virt")
 
     times: dict[str, float] = {}
+    try:
+        clock_server = SNTPServer()
+    except PermissionError as exc:
+        print(exc, file=sys.stderr)
+        return 1
     vm = Machine(work, disk, kernel, initrd, "boot1")
     try:
         state = first_boot(vm, times)
+        clock = int(vm.must("date +%s"))
         log("power cut: qemu killed mid-game (SIGKILL)")
         vm.power_cut()
-        vm = Machine(work, disk, kernel, initrd, "boot2")
-        second_boot(vm, state, times)
+        log("boot 2 on qemu's user network, with a time server on this machine")
+        vm = Machine(work, disk, kernel, initrd, "boot2", network=True)
+        second_boot(vm, state, clock, times)
         vm.poweroff()
     except Failure as exc:
         print(exc, file=sys.stderr)
@@ -345,6 +421,7 @@ def main(argv: list[str]) -> int:
         return 1
     finally:
         vm.close()
+        clock_server.close()
     times["whole test"] = time.monotonic() - started
     log("boot test passed; seconds: " + ", ".join(f"{k} {v:.0f}" for k, v in times.items()))
     log(f"serial consoles: {work}/console-boot1.log, console-boot2.log")

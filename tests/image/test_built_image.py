@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -115,3 +116,27 @@ def test_what_the_wirings_and_the_box_need_is_installed(unpacked):
     assert (wants / "sysinit.target.wants/systemd-timesyncd.service").exists() or \
         (wants / "multi-user.target.wants/systemd-timesyncd.service").exists()
     assert (wants / "sysinit.target.wants/tabletap-grow-state.service").is_symlink()
+
+
+def test_the_state_partition_is_the_daemons_from_the_start(tmp_path):
+    """systemd chowns everything inside a StateDirectory= whose top its service does not own;
+    on the first boot that took timesyncd's clock file from it and the box never saved its time
+    (seen in image/boot_test.py's clock check). The partition's top is tabletap's at mkfs."""
+    image = Path(IMAGE or "")
+    parts = json.loads(subprocess.run(["sfdisk", "--json", str(image)], capture_output=True,
+                                      text=True, check=True).stdout)["partitiontable"]
+    root, state = parts["partitions"][1], parts["partitions"][2]
+    images = {}
+    for name, part in (("root", root), ("state", state)):
+        images[name] = tmp_path / f"{name}.img"
+        subprocess.run(["dd", f"if={image}", f"of={images[name]}", "bs=512",
+                        f"skip={part['start']}", f"count={part['size']}", "status=none"],
+                       check=True)
+    passwd = subprocess.run(["debugfs", "-R", "cat /etc/passwd", str(images["root"])],
+                            capture_output=True, text=True, check=True).stdout
+    uid, gid = next(line.split(":")[2:4] for line in passwd.splitlines()
+                    if line.startswith("tabletap:"))
+    top = subprocess.run(["debugfs", "-R", "stat /", str(images["state"])],
+                         capture_output=True, text=True, check=True).stdout
+    found = re.search(r"User:\s+(\d+)\s+Group:\s+(\d+)", top)
+    assert found is not None and found.groups() == (uid, gid), top
