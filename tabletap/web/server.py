@@ -13,8 +13,8 @@ import resource
 
 import uvicorn
 
-from tabletap.controller.control_socket.server import socket_path
 from tabletap.controller.settings.config import Config
+from tabletap.controller.state.folder import StateFolder
 from tabletap.web import mdns
 from tabletap.web.app import Page
 from tabletap.web.deadlines import protocol_for
@@ -37,7 +37,9 @@ def serve(config: Config, limits: Limits | None = None) -> None:
     web = config.web
     if not web.enabled:
         raise NotEnabled("the page is off: set `web: {enabled: true}` in the table config")
-    page = Page(socket_path(config.state_dir), public=web.public,
+    # The socket's place from the state folder's layout, not from the daemon's socket server
+    # module, which would load the journal and its dependencies into the page (1.6 MiB).
+    page = Page(StateFolder(config.state_dir).control_socket, public=web.public,
                 pair_rate=f"{web.pairing_attempts}/minute")
     limits = (limits or Limits()).fitted()
     gate = Gate(limits)
