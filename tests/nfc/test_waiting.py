@@ -112,6 +112,29 @@ def test_a_resting_piece_is_polled_at_the_resting_period_and_its_lift_confirmed(
     assert chip.armed is not None  # empty again: waiting again
 
 
+def test_a_lifted_tag_is_forgotten_by_listings_not_by_passes_of_the_loop(table):
+    """docs/nfc.md: a tag's NDEF is cached until it has been absent for `forget_after` (20)
+    polls. While the reader waits, the loop still passes (every poll.period here; at the table
+    for every request a phone sends) without looking at the field: such a pass is no listing.
+    The defect: every pass aged the cache, so with a phone watching, a piece put back after a
+    few seconds was read again (seen in `bench live`: the first tap of each new game, 24 ms
+    instead of 9). Now only the armed listing's renewals, one every `arm` seconds, count."""
+    loop = waiting_loop(table)
+    tag = SimTag.for_piece(GOLD)
+    table.world.place("chest", tag)
+    assert loop.run_until(lambda evs: any(e.kind == "placed" for e in evs)) is not None
+    table.world.remove("chest", tag.uid)
+    assert loop.run_until(lambda evs: any(e.kind == "removed" for e in evs)) is not None
+    ticks = loop.ticks
+    loop.run_for(3.0)
+    assert loop.ticks - ticks >= 25  # more passes than forget_after
+    chip = table.chip()
+    before = len(chip.log)
+    table.world.place("chest", tag)
+    assert loop.run_until(lambda evs: any(e.kind == "placed" for e in evs)) is not None
+    assert "in_data_exchange" not in chip.log[before:]  # known by its UID: not read again
+
+
 def test_a_command_from_the_tag_tools_aborts_the_armed_listing_first(table):
     loop = waiting_loop(table)
     table.world.place("chest", SimTag.for_piece(GOLD))

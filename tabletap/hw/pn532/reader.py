@@ -286,9 +286,14 @@ class Pn532Reader:
             if self._pn is None:
                 self._start()
             if self._armed_at is not None:
+                armed_since = self._armed_at
                 found = self._armed_result()
                 if found is None:  # still waiting, nothing came: the field is still empty
-                    return self._answered_poll([])
+                    # The chip watches the field, not this pass: only a renewal (one every
+                    # `arm` seconds) is a listing for the cache's age, so how often the loop
+                    # happens to pass (a phone's requests) does not decide when a lifted tag
+                    # is forgotten.
+                    return self._answered_poll([], listed=self._armed_at != armed_since)
                 targets = found
             else:
                 if self._release_due:
@@ -308,7 +313,7 @@ class Pn532Reader:
             return Poll(garbled=True)
         return self._answered_poll(targets)
 
-    def _answered_poll(self, targets: list[tuple[int, bytes]]) -> Poll:
+    def _answered_poll(self, targets: list[tuple[int, bytes]], listed: bool = True) -> Poll:
         self._failures, self._failing_since = 0, None
         self._answered = True
         self._empty = 0 if targets else self._empty + 1
@@ -322,7 +327,8 @@ class Pn532Reader:
                     self._call(IN_RELEASE, [0x00], 1)
                 except (NoAnswer, Garbled):
                     pass
-        self._age_cache({uid for _, uid in targets})
+        if listed:
+            self._age_cache({uid for _, uid in targets})
         if self._may_arm():
             try:
                 self._arm_listing()
