@@ -83,8 +83,8 @@ class SNTPServer:
             received = time.time()
             reply = answer(request, received, time.time())
             if reply is not None:
+                self.answered += 1  # before the reply: a client that has it may read the count
                 self.sock.sendto(reply, peer)
-                self.answered += 1
 
     def close(self) -> None:
         self._stop.set()
