@@ -26,18 +26,20 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def web(args: argparse.Namespace) -> int:
-    from tabletap.controller.commands.common import config_or_exit, setup_logging
-    from tabletap.web import server
+    from tabletap.web.settings import read_settings
 
-    config = config_or_exit(args)
+    settings = read_settings(args)  # checked in a child: the config model stays out of the page
     if args.what == "pairings":
-        return pairings(args, config)
+        return pairings(args, settings.state_dir)
     if args.revoke:
         print("tabletap: --revoke goes with `tabletap web pairings`", file=sys.stderr)
         return 2
-    setup_logging(config.log_level)
+    from tabletap.controller.table.service import setup_logging
+    from tabletap.web import server
+
+    setup_logging(settings.log_level)
     try:
-        server.serve(config)
+        server.serve(settings)
     except server.NotEnabled as exc:
         # Not an error: a box whose maker never turned the page on. Exit 0, so its unit ends
         # quietly instead of standing "failed" in `systemctl --failed`.
@@ -45,16 +47,16 @@ def web(args: argparse.Namespace) -> int:
         print(f"tabletap: {exc} ({where}); nothing to serve", file=sys.stderr)
         return 0
     except OSError as exc:
-        print(f"tabletap: the page cannot listen on {config.web.bind}:{config.web.port} "
+        print(f"tabletap: the page cannot listen on {settings.bind}:{settings.port} "
               f"({exc.strerror or exc})", file=sys.stderr)
         return 2
     return 0
 
 
-def pairings(args: argparse.Namespace, config: object) -> int:
+def pairings(args: argparse.Namespace, state_dir: str) -> int:
     from tabletap.controller.control_socket.server import request, socket_path
 
-    path = socket_path(config.state_dir)  # type: ignore[attr-defined]
+    path = socket_path(state_dir)
     payload: dict[str, object] = {"revoke": args.revoke} if args.revoke else {"pairings": True}
     try:
         reply = request(path, payload)

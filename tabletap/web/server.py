@@ -13,13 +13,13 @@ import resource
 
 import uvicorn
 
-from tabletap.controller.settings.config import Config
 from tabletap.controller.state.folder import StateFolder
 from tabletap.web import mdns
 from tabletap.web.app import Page
 from tabletap.web.deadlines import protocol_for
 from tabletap.web.gate import Gate, GatedSocket, listen
 from tabletap.web.limits import Limits
+from tabletap.web.settings import PageSettings
 
 log = logging.getLogger("tabletap.web")
 
@@ -30,23 +30,22 @@ class NotEnabled(RuntimeError):
     """The config does not enable the page."""
 
 
-def serve(config: Config, limits: Limits | None = None) -> None:
+def serve(web: PageSettings, limits: Limits | None = None) -> None:
     """Serve until SIGINT/SIGTERM (uvicorn handles both and closes the streams).
 
     OSError when the address cannot be listened on (the command says so and exits 2)."""
-    web = config.web
     if not web.enabled:
         raise NotEnabled("the page is off: set `web: {enabled: true}` in the table config")
     # The socket's place from the state folder's layout, not from the daemon's socket server
     # module, which would load the journal and its dependencies into the page (1.6 MiB).
-    page = Page(StateFolder(config.state_dir).control_socket, public=web.public,
+    page = Page(StateFolder(web.state_dir).control_socket, public=web.public,
                 pair_rate=f"{web.pairing_attempts}/minute")
     limits = (limits or Limits()).fitted()
     gate = Gate(limits)
     listeners = listen(web.bind, web.port, gate)
     server = uvicorn.Server(uvicorn.Config(
-        page.app(), host=web.bind, port=web.port, log_level=config.log_level,
-        server_header=False, proxy_headers=False, access_log=config.log_level == "debug",
+        page.app(), host=web.bind, port=web.port, log_level=web.log_level,
+        server_header=False, proxy_headers=False, access_log=web.log_level == "debug",
         http=protocol_for(gate), ws="none", timeout_keep_alive=limits.idle_seconds,
         h11_max_incomplete_event_size=MAX_HEAD,
     ))

@@ -11,7 +11,6 @@ uses.
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import sys
 from pathlib import Path
@@ -25,7 +24,10 @@ from tabletap.controller.settings.path import (  # noqa: F401 - the commands tak
     add_config_argument,
     config_source,
 )
-from tabletap.controller.table.service import fatal, log_handler
+from tabletap.controller.table.service import (  # noqa: F401 - the commands take it from here
+    fatal,
+    setup_logging,
+)
 
 
 def config_or_exit(args: argparse.Namespace, announce: bool = True) -> Config:
@@ -115,7 +117,3 @@ def print_reply(reply: dict[str, Any]) -> int:
         print(f"rejected ({reply.get('rejected')}): {reply.get('message')}")
         return 1
     return 0
-
-
-def setup_logging(level: str) -> None:
-    logging.basicConfig(level=getattr(logging, level.upper()), handlers=[log_handler()])

@@ -67,6 +67,12 @@ def log_handler() -> logging.Handler:
     return handler
 
 
+def setup_logging(level: str) -> None:
+    """Log at `level` ("info") to `log_handler()`: the daemon's and the page's (which has no
+    config model to read it from, web/settings.py)."""
+    logging.basicConfig(level=getattr(logging, level.upper()), handlers=[log_handler()])
+
+
 def narrator() -> Callable[[str], None]:
     """Where the play-by-play goes: stdout in a shell, the journal at info priority under systemd.
 
