@@ -170,6 +170,7 @@ def test_a_private_table_shows_nothing_to_a_stranger(tmp_path, page_of):
         page.wait_for_selector("#status:has-text('only to paired phones')")
         assert page.query_selector("#kd-now") is None
         page.click("#pair")
+        page.wait_for_selector("#pair-wait")  # the window is open: a tap before it pairs nobody
         t.say("tap admin/1 chest")
         page.wait_for_selector("#kd-now")  # paired: the game appears
     finally:
