@@ -16,7 +16,7 @@ import json
 import os
 import sys
 import traceback
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 
@@ -36,11 +36,11 @@ class PageSettings:
 
     @classmethod
     def of(cls, config: Any) -> PageSettings:
-        """From a checked `Config`."""
+        """From a checked `Config`: each field from `web:` where it is a `web:` key, else from
+        the top level, so a field added here needs no second list."""
         web = config.web
-        return cls(state_dir=config.state_dir, log_level=config.log_level,
-                   enabled=web.enabled, port=web.port, bind=web.bind, public=web.public,
-                   mdns=web.mdns, pairing_attempts=web.pairing_attempts, hostname=web.hostname)
+        return cls(**{f.name: getattr(web if f.name in type(web).model_fields else config, f.name)
+                      for f in fields(cls)})
 
 
 def read_settings(args: argparse.Namespace) -> PageSettings:

@@ -24,10 +24,7 @@ from tabletap.controller.settings.path import (  # noqa: F401 - the commands tak
     add_config_argument,
     config_source,
 )
-from tabletap.controller.table.service import (  # noqa: F401 - the commands take it from here
-    fatal,
-    setup_logging,
-)
+from tabletap.controller.table.service import fatal
 
 
 def config_or_exit(args: argparse.Namespace, announce: bool = True) -> Config:

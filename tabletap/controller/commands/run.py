@@ -25,7 +25,6 @@ from tabletap.controller.commands.common import (
     PERMISSION_HINT,
     add_config_argument,
     config_or_exit,
-    setup_logging,
 )
 from tabletap.controller.control_socket.requests import dispatch
 from tabletap.controller.control_socket.requests import register as register_request
@@ -37,7 +36,7 @@ from tabletap.controller.table.adapters import find
 from tabletap.controller.table.daemon import IDLE_PAUSE, Daemon
 from tabletap.controller.table.notices import Said
 from tabletap.controller.table.runtime import GameSpec, StartError, open_table
-from tabletap.controller.table.service import Notifier, fatal, narrator
+from tabletap.controller.table.service import Notifier, fatal, narrator, setup_logging
 from tabletap.controller.table.waiter import Console, LoopWaiter
 
 log = logging.getLogger("tabletap.run")

@@ -68,8 +68,8 @@ def log_handler() -> logging.Handler:
 
 
 def setup_logging(level: str) -> None:
-    """Log at `level` ("info") to `log_handler()`: the daemon's and the page's (which has no
-    config model to read it from, web/settings.py)."""
+    """Log at `level` ("info") to `log_handler()`: the daemon's set-up and the page's, which
+    takes the level as a plain string and imports nothing of the config model for it."""
     logging.basicConfig(level=getattr(logging, level.upper()), handlers=[log_handler()])
 
 
