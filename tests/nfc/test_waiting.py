@@ -18,7 +18,7 @@ from tabletap.hw.pn532 import build_uart
 from tabletap.hw.pn532.waiting import FdWait
 from tabletap.sim.ntag import Ntag
 from tabletap.sim.pn532.chip import Pn532Chip
-from tabletap.sim.pn532.faults import FaultPlan
+from tabletap.sim.pn532.faults import IN_LIST, FaultPlan
 from tabletap.sim.pn532.pty import PtyChip
 from tabletap.sim.pn532.soak import PollLoop
 from tabletap.sim.world import SimTag
@@ -149,6 +149,26 @@ def test_no_phantom_removal_while_waiting_at_five_percent_faults(table, seed):
     table.world.place("chest", SimTag.for_piece(GOLD))
     loop.run_for(120)
     assert loop.count("placed") == 1 and loop.count("removed") == 0
+
+
+def test_a_faded_listing_then_a_lost_answer_is_no_lift(table):
+    """docs/nfc.md, "Extra listings": a resting tag that skipped one activation is listed again
+    at once, in the same poll. Why a waiting reader does not let an armed listing stand in for
+    those extra listings (tried: it saves five exchanges a lift): an armed listing's answer
+    that is lost on the line is only noticed at its renewal, `arm` seconds later, so one faded
+    listing and one dropped frame made a phantom lift and a second placement (nine placements
+    in ten minutes at five per cent faults)."""
+    faults = FaultPlan()
+    loop = waiting_loop(table, faults=faults)
+    tag = SimTag.for_piece(GOLD)
+    table.world.place("chest", tag)
+    assert loop.run_until(lambda evs: any(e.kind == "placed" for e in evs)) is not None
+    loop.run_for(0.2)
+    faults.arm("fade", IN_LIST)  # the next listing misses the resting tag...
+    faults.arm("drop", IN_LIST)  # ...and the answer to the one after it never arrives
+    loop.run_for(1.0)
+    assert faults.injected == {"fade": 1, "drop": 1}
+    assert (loop.count("placed"), loop.count("removed")) == (1, 0)
 
 
 def test_waiting_off_polls_as_before(table):
