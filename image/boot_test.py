@@ -10,7 +10,8 @@ console (ttyAMA0) is saved to console-*.log beside the disk for a person to read
 
 Checks:
  1. tabletap.service reaches READY (Type=notify: active) within READY_BOUND seconds, as user
-    tabletap, and `tabletap doctor --sim` passes inside;
+    tabletap, and `tabletap doctor --sim` passes inside; the page's unit (tabletap-web, under
+    its sandbox), with the page off in this config, ends successfully and says so;
  2. a scripted game through the control socket (`tabletap do`);
  3. qemu is killed mid-game (a power cut); the image boots again, the state partition's ext4
     journal is recovered and the game resumes exactly where it was;
@@ -252,6 +253,23 @@ def first_boot(vm: Machine, times: dict[str, float]) -> dict:
     check("tabletap.yaml: now the table's config" in report and
           not vm.sh("test -e /boot/firmware/tabletap.yaml")[0] == 0,
           "first boot moved tabletap.yaml from the boot partition", report)
+    # The page's unit, under its sandbox (tabletap-web.service): this config leaves the page
+    # off, so its process (which checks the config in a forked child, tabletap/web/settings.py)
+    # must end at once, successfully, saying so, rather than stand failed or restart.
+    # It starts after the daemon's READY and emulation is slow: wait for it to end.
+    deadline = time.monotonic() + 300
+    while True:
+        shown = vm.must("systemctl show -p ActiveState -p Result -p ExecMainStatus "
+                        "tabletap-web.service")
+        web = dict(line.partition("=")[::2] for line in shown.splitlines())
+        if web.get("ActiveState") not in {"activating", "active"} or time.monotonic() > deadline:
+            break
+        time.sleep(2)
+    said = vm.sh("journalctl -b -u tabletap-web -o cat --no-pager")[1]
+    check(web == {"ActiveState": "inactive", "Result": "success", "ExecMainStatus": "0"}
+          and "the page is off" in said,
+          "the page's unit ends at once, successfully, saying the page is off",
+          f"{web}; journal: {said}")
     status, doctor = vm.sh(f"{TABLETAP} doctor --sim {CONF}", 300)
     print(doctor)
     check(status == 0, "tabletap doctor --sim passes inside the box", doctor)
