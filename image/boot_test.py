@@ -256,13 +256,14 @@ def first_boot(vm: Machine, times: dict[str, float]) -> dict:
     # The page's unit, under its sandbox (tabletap-web.service): this config leaves the page
     # off, so its process (which checks the config in a forked child, tabletap/web/settings.py)
     # must end at once, successfully, saying so, rather than stand failed or restart.
-    # It starts after the daemon's READY and emulation is slow: wait for it to end.
+    # It starts after the daemon's READY (its start job may still be queued: "inactive" alone
+    # proves nothing) and emulation is slow: wait until its process has exited.
     deadline = time.monotonic() + 300
     while True:
         shown = vm.must("systemctl show -p ActiveState -p Result -p ExecMainStatus "
-                        "tabletap-web.service")
+                        "-p ExecMainExitTimestampMonotonic tabletap-web.service")
         web = dict(line.partition("=")[::2] for line in shown.splitlines())
-        if web.get("ActiveState") not in {"activating", "active"} or time.monotonic() > deadline:
+        if web.pop("ExecMainExitTimestampMonotonic", "0") != "0" or time.monotonic() > deadline:
             break
         time.sleep(2)
     said = vm.sh("journalctl -b -u tabletap-web -o cat --no-pager")[1]

@@ -154,7 +154,7 @@ def test_no_phantom_removal_while_waiting_at_five_percent_faults(table, seed):
 def test_a_faded_listing_then_a_lost_answer_is_no_lift(table):
     """docs/nfc.md, "Extra listings": a resting tag that skipped one activation is listed again
     at once, in the same poll. Why a waiting reader does not let an armed listing stand in for
-    those extra listings (tried: it saves five exchanges a lift): an armed listing's answer
+    those extra listings (tried: about five exchanges fewer a lift): an armed listing's answer
     that is lost on the line is only noticed at its renewal, `arm` seconds later, so one faded
     listing and one dropped frame made a phantom lift and a second placement (nine placements
     in ten minutes at five per cent faults)."""
