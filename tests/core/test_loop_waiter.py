@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 from tabletap.controller.control_socket.server import ControlServer, request
 from tabletap.controller.table.daemon import Daemon
 from tabletap.controller.table.waiter import CONSOLE, READER, WAKE, Console, LoopWaiter
@@ -124,3 +126,14 @@ def test_the_pause_is_stretched_to_the_next_timer_only_on_a_quiet_table() -> Non
     assert _daemon(False, 100.5).pause(0.1, 0.06, 0.02, idle_limit=1.0) == 0.1  # a timer runs
     assert _daemon(True, None).pause(0.1, 0.06, 0.02, idle_limit=1.0) == 0.1  # not waiting
     assert _daemon(True, 100.5).pause(0.1, 0.06, 0.02, idle_limit=None) == 0.1  # buttons
+
+
+def test_a_stretched_pause_ends_at_the_renewal_however_long_the_pass_took() -> None:
+    # The pass began at 99.99 and it is now 100.0; the loop (commands/run.py) takes the pass's
+    # 10 ms off the pause, which must still end at the renewal, 100.5. Counted from now, it
+    # ended 10 ms early: the renewal was not due, and the loop slept a poll period more.
+    started, now = 99.99, 100.0
+    wait = _daemon(True, 100.5).pause(0.1, 0.06, 0.02, idle_limit=1.0, started=started)
+    assert now + wait - (now - started) == pytest.approx(100.5)
+    limit = _daemon(True, 130.0).pause(0.1, 0.06, 0.02, idle_limit=1.0, started=started)
+    assert started + limit == pytest.approx(100.99)  # the watchdog's limit, from the pass

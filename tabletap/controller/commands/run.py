@@ -141,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
             if simulator is not None:
                 simulator.tick(clock.now())
             wait = daemon.pause(config.poll.period, config.poll.resting_period,
-                                config.poll.confirm_period, idle_limit)
+                                config.poll.confirm_period, idle_limit, started)
             # a tap on a waiting reader or a console line ends the pause; requests are
             # answered during it
             daemon.idle(wait - (clock.now() - started), serve=control.serve_pending,

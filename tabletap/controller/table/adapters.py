@@ -47,6 +47,7 @@ def _load(group: str, name: str) -> Any:
 def build_readers(config: Config, context: dict[str, Any]) -> dict[str, TagReader]:
     """One reader per configured name; with `context["sim"]` every reader is simulated."""
     readers: dict[str, TagReader] = {}
+    context.setdefault("miss_threshold", config.poll.miss_threshold)  # the readers' re-listings
     for name, cfg in config.readers.items():
         transport = "sim" if context.get("sim") else cfg.transport
         readers[name] = _load(TRANSPORTS, transport)(name, cfg, context)

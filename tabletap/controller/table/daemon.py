@@ -262,16 +262,22 @@ class Daemon:
         )
 
     def pause(self, period: float, resting_period: float | None,
-              confirm_period: float | None = None, idle_limit: float | None = None) -> float:
+              confirm_period: float | None = None, idle_limit: float | None = None,
+              started: float | None = None) -> float:
         """`poll_wait`, stretched while the table is quiet: every reader waits for a tap (or is
         missing, retried at its time), no piece rests, the session has no timer running and
         `idle_limit` is given (the loop is woken by the buttons, so only timers are left). The
         pass then comes at the soonest timer: an armed listing's renewal, a missing reader's
-        retry, or `idle_limit` (the watchdog's ping, the Pico link's sign of life)."""
+        retry, or `idle_limit` (the watchdog's ping, the Pico link's sign of life).
+
+        Like `poll_wait`, the wait is counted from the pass's start, `started` (now if not
+        given), since the loop takes the pass's own time off it: a timer's wait counted from
+        now ended the pause that much early, the renewal was not yet due, and the loop slept a
+        whole poll period more, two wake-ups per renewal where one does."""
         wait = self.poll_wait(period, resting_period, confirm_period)
         if idle_limit is None or idle_limit <= wait or not self.session.timers_idle():
             return wait
-        now = self.clock.now()
+        now = self.clock.now() if started is None else started
         due = now + idle_limit
         for sup in self._supervised.values():
             if sup.missing:

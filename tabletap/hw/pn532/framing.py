@@ -11,10 +11,21 @@ This wrapper fixes both without touching the driver: `read(n)` returns exactly o
 raises `ReplyTimeout` when the chip has said nothing for `timeout` seconds, so a silent chip costs
 one frame timeout, not the driver's second. The port's own blocking reads keep the time: real
 time on a real port, virtual time on the emulated one.
+
+On a POSIX serial port opened by pyserial (a UART, a USB adapter, a pseudo-terminal) the bytes
+are moved on pyserial's own descriptor: one `select` and one `os.read` per wake-up, one
+`os.write` per frame. pyserial's `read` and `write` cost about as much Python again as the
+system calls they make (a timeout object, a select for writing after every write, a loop per
+call), on every exchange, a dozen and more a tap; pyserial still opens the port, sets its baud
+rate and line, and flushes it (`reset_input_buffer`). Any other port (a pyserial URL handler,
+the emulated port, whose reads keep simulated time) is read through its own `read`.
 """
 
 from __future__ import annotations
 
+import os
+import select
+import time
 from typing import Protocol
 
 
@@ -46,18 +57,90 @@ MIN_FRAME = 6  # an ACK or NACK; an information frame is longer
 MAX_GARBAGE = 64  # bytes skipped looking for a start code before giving up on a frame
 
 
+READ_CHUNK = 256  # bytes asked of the descriptor at once: a reply and more
+WRITE_LIMIT = 1.0  # seconds a frame may wait for room in the port's output buffer
+
+
+def port_descriptor(port: object) -> int | None:
+    """The descriptor of a port that is a plain POSIX `serial.Serial` (pyserial's own class, no
+    subclass or URL handler, whose reads may mean something else), open; None otherwise."""
+    try:
+        from serial.serialposix import Serial as PosixSerial
+    except ImportError:  # not on POSIX
+        return None
+    if type(port) is not PosixSerial or not port.is_open:
+        return None
+    return port.fileno()
+
+
 class FramedSerial:
     def __init__(self, port: SerialLike, timeout: float) -> None:
         self.port = port
         self.port.timeout = timeout
         self.timeout = timeout
         self._stash = bytearray()
+        self._fd = port_descriptor(port)
 
     def write(self, data: bytes) -> int | None:
         try:
-            return self.port.write(data)
+            if self._fd is None:
+                return self.port.write(data)
+            return self._write_fd(data)
         except OSError as exc:
             raise PortGone(f"serial port failed: {exc}") from exc
+
+    def _write_fd(self, data: bytes) -> int:
+        """The whole frame onto the descriptor (pyserial opens it non-blocking): a write the
+        output buffer takes at once, which a frame of a few dozen bytes always is on a port
+        that works; one stuck for `WRITE_LIMIT` is a failed port."""
+        view = memoryview(data)
+        deadline = time.monotonic() + WRITE_LIMIT
+        while view:
+            try:
+                view = view[os.write(self._fd, view):]  # type: ignore[arg-type]
+                continue
+            except BlockingIOError:
+                pass
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([], [self._fd], [], left)[1]:
+                raise OSError(f"could not write to the port for {WRITE_LIMIT:g} s")
+        return len(data)
+
+    def _read_fd(self, size: int, timeout: float) -> bytes:
+        """At least `size` bytes (fewer when `timeout` runs out first), and whatever else has
+        already arrived, which the stash keeps for the next frame: pyserial's `read(size)` on
+        the same descriptor, in fewer calls. A descriptor that says it is readable and gives
+        nothing is a port gone (a USB adapter unplugged, the far end of a pseudo-terminal
+        closed), as pyserial says too."""
+        assert self._fd is not None
+        out = bytearray()
+        deadline = time.monotonic() + timeout
+        while len(out) < size:
+            # select first: pyserial sets the line's VMIN and VTIME to 0, so a read of an empty
+            # line returns nothing at once, and nothing after a select is the port gone
+            left = deadline - time.monotonic()
+            if left <= 0 and out:
+                break
+            if not select.select([self._fd], [], [], max(0.0, left))[0]:
+                break
+            try:
+                chunk = os.read(self._fd, READ_CHUNK)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                raise OSError("the port reports readiness to read but returned no data")
+            out += chunk
+        return bytes(out)
+
+    def _read(self, size: int, timeout: float | None = None) -> bytes:
+        if self._fd is None:
+            return self.port.read(size)
+        return self._read_fd(size, self.timeout if timeout is None else timeout)
+
+    def _waiting(self) -> int:
+        if self._fd is None:
+            return self.port.in_waiting
+        return 0  # _read_fd takes whatever has arrived in its first call
 
     def reset_input_buffer(self) -> None:
         self._stash.clear()
@@ -72,7 +155,7 @@ class FramedSerial:
             return len(self._stash)
         # Blocks up to the frame timeout. Every frame the chip sends is at least an ACK's six
         # bytes, so asking for six takes a whole ACK (or a reply's head) in one wake-up.
-        first = self.port.read(MIN_FRAME)
+        first = self._read(MIN_FRAME)
         if not first:
             raise ReplyTimeout(f"the PN532 sent nothing for {self.timeout:.3f} s")
         self._stash += first
@@ -92,10 +175,10 @@ class FramedSerial:
         Bytes beyond this frame stay stashed for the driver's next read (reset_input_buffer,
         which the driver calls before each command, drops them with the port's own)."""
         try:
-            waiting = self.port.in_waiting
+            waiting = self._waiting()
+            self._stash += self._read(max(need, waiting))
         except OSError as exc:
             raise PortGone(f"serial port failed: {exc}") from exc
-        self._stash += self.port.read(max(need, waiting))
 
     def read(self, size: int = 1) -> bytes:
         """One whole frame (whatever `size` says); fewer bytes when the frame stops short, which
@@ -136,8 +219,15 @@ class FramedSerial:
         line has been quiet for `quiet` seconds: otherwise that stale frame would be taken for
         the answer to the next command, and every exchange after it would be off by one."""
         self._stash.clear()
-        saved, self.port.timeout = self.port.timeout, quiet
         dropped = 0
+        if self._fd is not None:
+            try:
+                while chunk := self._read_fd(1, quiet):
+                    dropped += len(chunk)
+                return dropped
+            except OSError as exc:
+                raise PortGone(f"serial port failed: {exc}") from exc
+        saved, self.port.timeout = self.port.timeout, quiet
         try:
             while True:
                 chunk = self.port.read(64)

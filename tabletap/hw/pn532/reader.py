@@ -71,11 +71,15 @@ UNAVAILABLE_SECONDS_WAITING = 0.5
 
 
 def waiting_reader(cfg: Any, context: dict[str, Any]) -> dict[str, Any]:
-    """The reader settings that go with `readers.NAME.arm` (none when it is off)."""
+    """The reader settings that go with `readers.NAME.arm` (none when it is off), and those that
+    follow the daemon's `poll.miss_threshold` (`context["miss_threshold"]`, set where the
+    readers are built): the re-listings after a miss and the empty listings before a wait."""
+    misses = context.get("miss_threshold")
+    presence = {} if misses is None else {"recheck_polls": misses, "arm_after": misses}
     if not cfg.arm:
-        return {}
+        return presence
     return {"clock": context.get("clock") or SystemClock(),
-            "unavailable_seconds": UNAVAILABLE_SECONDS_WAITING}
+            "unavailable_seconds": UNAVAILABLE_SECONDS_WAITING, **presence}
 
 
 class NoAnswer(Exception):
@@ -114,7 +118,7 @@ class Pn532Reader:
         forget_after: int = 20,
         call_timeout: float = 1.0,
         recheck: bool = True,
-        recheck_polls: int = 5,
+        recheck_polls: int = 2,
         relists: int = 2,
         arm: float = 0.0,
         arm_after: int = 2,
@@ -131,8 +135,10 @@ class Pn532Reader:
         self.forget_after = forget_after
         self.call_timeout = call_timeout
         self.recheck = recheck
-        # at least the daemon's miss_threshold: every miss that could count towards a removal
-        # gets its extra listings
+        # the daemon's miss_threshold (default 2; `presence_settings`): every miss that could
+        # count towards a removal gets its extra listings, and no later one does. It was 5: a
+        # lifted tag then cost two extra listings at every poll of a piece resting after it,
+        # for as long as three armed renewals (1.5 s) while the reader waited between.
         self.recheck_polls = recheck_polls
         self.relists = relists  # extra listings, at most, while a recently seen tag is missing
         # Waiting for a tap (0: never; else seconds an armed listing lasts before it is renewed).
@@ -263,6 +269,12 @@ class Pn532Reader:
             now - (self._failing_since or now) >= self.unavailable_seconds
         )
         if not self._answered or (self._failures >= self.unavailable_after and long_enough):
+            # The daemon forgets the reader's miss counts (PresenceTracker.forget); so does the
+            # reader, or a piece missed once before the outage would be re-listed one miss
+            # fewer than the tracker counts after it.
+            for entry in self._cache.values():
+                if entry.absent < self.recheck_polls:
+                    entry.absent = 0
             raise ReaderUnavailable(
                 f"reader {self.name} ({self.transport.description}) does not answer: {exc}"
             )

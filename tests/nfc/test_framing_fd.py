@@ -1,0 +1,120 @@
+"""hw/pn532/framing.py on a real POSIX port (pyserial's `serial.Serial` on a pseudo-terminal):
+the frames are moved on pyserial's descriptor, not through its `read` and `write`, and the
+framing keeps its promises there: a whole frame however the bytes arrive, a silent line is a
+`ReplyTimeout` after the frame timeout, a stale frame is drained, a closed far end is a port gone.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+import tty
+from collections.abc import Iterator
+
+import pytest
+import serial
+
+from tabletap.controller.settings.config import ReaderConfig
+from tabletap.controller.table.identity import decode_piece
+from tabletap.hw.pn532 import build_uart
+from tabletap.hw.pn532.framing import FramedSerial, PortGone, ReplyTimeout
+from tabletap.sim.ntag import Ntag
+from tabletap.sim.pn532.chip import ACK, Pn532Chip, frame
+from tabletap.sim.pn532.pty import PtyChip
+from tabletap.sim.world import SimTag
+
+REPLY = frame(bytes([0xD5, 0x4B, 0x00]))  # InListPassiveTarget: no target
+
+
+@pytest.fixture
+def line() -> Iterator[tuple[int, FramedSerial]]:
+    """A pseudo-terminal: the test writes at the master what a chip would send."""
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    port = serial.Serial(os.ttyname(slave), 115200, timeout=0.05)
+    framed = FramedSerial(port, 0.05)
+    yield master, framed
+    port.close()
+    os.close(slave)
+    try:
+        os.close(master)
+    except OSError:
+        pass
+
+
+def test_a_real_port_is_read_on_its_descriptor_not_through_pyserial(monkeypatch):
+    field: list[Ntag] = []
+    chip = PtyChip(Pn532Chip(field=lambda: field))
+    reader = build_uart("chest", ReaderConfig(transport="uart", port=chip.port), {})
+    try:
+        assert reader.poll().tags == ()  # connected: pyserial opened and configured the port
+
+        def refused(*args: object, **kwargs: object) -> None:
+            raise AssertionError("a frame went through pyserial's read or write")
+
+        monkeypatch.setattr(serial.Serial, "read", refused)
+        monkeypatch.setattr(serial.Serial, "write", refused)
+        field.append(SimTag.for_piece("magic-keys/key/gold").memory)
+        (tag,) = reader.poll().tags
+        assert decode_piece(tag.ndef) == "magic-keys/key/gold"
+    finally:
+        reader.close()
+        chip.close()
+
+
+def test_a_frame_arriving_byte_by_byte_is_read_whole(line):
+    master, framed = line
+
+    def trickle() -> None:
+        for byte in ACK + REPLY + ACK:  # and the start of whatever comes next
+            os.write(master, bytes([byte]))
+            time.sleep(0.001)
+
+    writer = threading.Thread(target=trickle)
+    writer.start()
+    assert framed.in_waiting > 0
+    assert framed.read(73) == ACK
+    assert framed.in_waiting > 0
+    assert framed.read(73) == REPLY
+    writer.join()
+    assert framed.read(6) == ACK  # what came after it was kept for the next frame
+
+
+def test_a_silent_line_times_out_after_the_frame_timeout(line):
+    _, framed = line
+    started = time.monotonic()
+    with pytest.raises(ReplyTimeout):
+        framed.in_waiting  # noqa: B018 - the property blocks for the reply's first byte
+    assert time.monotonic() - started >= 0.05
+
+
+def test_a_frame_cut_short_comes_back_short_for_the_driver_to_reject(line):
+    master, framed = line
+    os.write(master, REPLY[:-3])
+    assert framed.in_waiting > 0
+    assert framed.read(73) == REPLY[:-3]
+
+
+def test_a_stale_reply_is_drained_and_the_next_frame_is_the_answer(line):
+    master, framed = line
+    os.write(master, REPLY + REPLY)
+    assert framed.drain() == 2 * len(REPLY)
+    os.write(master, ACK)
+    assert framed.in_waiting > 0 and framed.read(6) == ACK
+
+
+def test_a_frame_is_written_whole(line):
+    master, framed = line
+    framed.write(REPLY)
+    assert os.read(master, 64) == REPLY
+
+
+def test_a_closed_far_end_is_a_port_gone_not_a_silent_chip(line):
+    master, framed = line
+    os.close(master)
+    with pytest.raises((PortGone, OSError)) as caught:
+        framed.in_waiting  # noqa: B018
+    assert not isinstance(caught.value, ReplyTimeout)
+    with pytest.raises(PortGone):
+        framed.write(REPLY)
