@@ -45,6 +45,9 @@ FEEDBACK_SECONDS = 0.2
 PYCACHE = Path(tempfile.gettempdir()) / "tabletap-bench-pycache"
 # BENCH_DAEMON_PREFIX="python -m cProfile -o out.prof": the daemon run under a profiler
 PREFIX = os.environ.get("BENCH_DAEMON_PREFIX", "").split()
+# BENCH_DAEMON_PYTHONPATH: the daemon's code from elsewhere (a worktree of another commit), the
+# emulators staying the bench's own
+DAEMON_PATH = os.environ.get("BENCH_DAEMON_PYTHONPATH", "")
 
 
 class LogTail:
@@ -116,6 +119,8 @@ class Rig:
             env = {**os.environ, "NOTIFY_SOCKET": str(path), "PYTHONUNBUFFERED": "1",
                    "PYTHONPYCACHEPREFIX": str(PYCACHE)}
             env.pop("JOURNAL_STREAM", None)
+            if DAEMON_PATH:  # another commit's daemon (bench/live/compare.py)
+                env["PYTHONPATH"] = DAEMON_PATH
             # As on the box, whose wheel is installed compiled: bytecode is kept (in a cache of
             # the bench's own, outside the tree), not compiled anew at every start.
             env.pop("PYTHONDONTWRITEBYTECODE", None)

@@ -1,0 +1,83 @@
+"""`python -m bench.live.compare REV [--runs N] [--trials N] [--idle S]`: the real daemon of
+commit REV and of the working tree, measured alternately in one sitting.
+
+This machine varies from one run to the next by more than most changes move a figure (docs/
+BENCHMARKS.md): two runs of `bench live` an hour apart are no comparison. Here the two daemons
+take turns (REV, tree, REV, tree, ...), each on a fresh rig at full speed: `run_trials` (the
+taps, lifts, CPU per accepted tap of `bench live`) then `idle_cpu`. REV's daemon runs from a
+`git worktree` put first on the daemon's PYTHONPATH (`BENCH_DAEMON_PYTHONPATH`, rig.py); the
+emulators, the bench and the installed entry points are the tree's, the same for both sides.
+Full speed only: a quota changes both sides alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+ONE_RUN = """
+import json, statistics, sys
+from bench.live import pct
+from bench.live.rig import Rig
+from bench.live.trials import idle_cpu, run_trials
+rig = Rig()
+try:
+    rig.start(new=True)
+    f = run_trials(rig, int(sys.argv[1]), seed=1)
+    daemon, _ = idle_cpu(rig, float(sys.argv[2]))
+finally:
+    rig.close()
+ms = lambda v, q: pct(v, q) * 1000
+print(json.dumps({"cpu_ms_per_tap": f.cpu_s / max(1, f.accepted) * 1000,
+                  "first_p50": ms(f.first_chest, 0.5), "first_p99": ms(f.first_chest, 0.99),
+                  "again_p50": ms(f.again_chest, 0.5), "again_p99": ms(f.again_chest, 0.99),
+                  "lift_p99": ms(f.lift, 0.99), "idle_percent": daemon}))
+"""
+
+
+def one_run(code: Path, trials: int, idle: float) -> dict[str, float]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "BENCH_DAEMON_PYTHONPATH": str(code)}
+    out = subprocess.run([sys.executable, "-c", ONE_RUN, str(trials), str(idle)], env=env,
+                         cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.live.compare", description=__doc__)
+    parser.add_argument("rev", help="the commit to compare the working tree with (e.g. HEAD~1)")
+    parser.add_argument("--runs", type=int, default=2, help="runs of each side (default 2)")
+    parser.add_argument("--trials", type=int, default=100, help="trials of each kind a run")
+    parser.add_argument("--idle", type=float, default=30.0, help="idle seconds a run")
+    args = parser.parse_args(argv)
+    results: dict[str, list[dict[str, float]]] = {args.rev: [], "tree": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        worktree = Path(tmp) / "rev"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q",
+                        str(worktree), args.rev], check=True)
+        try:
+            for n in range(args.runs):
+                for side, code in ((args.rev, worktree), ("tree", ROOT)):
+                    print(f"run {n + 1}/{args.runs}: {side} ...", flush=True)
+                    results[side].append(one_run(code, args.trials, args.idle))
+                    print("  " + ", ".join(f"{k} {v:.2f}" for k, v in
+                                           results[side][-1].items()), flush=True)
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
+                            str(worktree)], check=False)
+    print("medians:")
+    for side, runs in results.items():
+        print(f"  {side}: " + ", ".join(
+            f"{k} {statistics.median(r[k] for r in runs):.2f}" for k in runs[0]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
