@@ -118,10 +118,8 @@ class FramedSerial:
         while len(out) < size:
             # select first: pyserial sets the line's VMIN and VTIME to 0, so a read of an empty
             # line returns nothing at once, and nothing after a select is the port gone
-            left = deadline - time.monotonic()
-            if left <= 0 and out:
-                break
-            if not select.select([self._fd], [], [], max(0.0, left))[0]:
+            left = max(0.0, deadline - time.monotonic())
+            if not select.select([self._fd], [], [], left)[0]:
                 break
             try:
                 chunk = os.read(self._fd, READ_CHUNK)
@@ -132,10 +130,10 @@ class FramedSerial:
             out += chunk
         return bytes(out)
 
-    def _read(self, size: int, timeout: float | None = None) -> bytes:
+    def _read(self, size: int) -> bytes:
         if self._fd is None:
             return self.port.read(size)
-        return self._read_fd(size, self.timeout if timeout is None else timeout)
+        return self._read_fd(size, self.timeout)
 
     def _waiting(self) -> int:
         if self._fd is None:

@@ -135,7 +135,7 @@ class Pn532Reader:
         self.forget_after = forget_after
         self.call_timeout = call_timeout
         self.recheck = recheck
-        # the daemon's miss_threshold (default 2; `presence_settings`): every miss that could
+        # the daemon's miss_threshold (default 2; `waiting_reader`): every miss that could
         # count towards a removal gets its extra listings, and no later one does. It was 5: a
         # lifted tag then cost two extra listings at every poll of a piece resting after it,
         # for as long as three armed renewals (1.5 s) while the reader waited between.
@@ -269,12 +269,6 @@ class Pn532Reader:
             now - (self._failing_since or now) >= self.unavailable_seconds
         )
         if not self._answered or (self._failures >= self.unavailable_after and long_enough):
-            # The daemon forgets the reader's miss counts (PresenceTracker.forget); so does the
-            # reader, or a piece missed once before the outage would be re-listed one miss
-            # fewer than the tracker counts after it.
-            for entry in self._cache.values():
-                if entry.absent < self.recheck_polls:
-                    entry.absent = 0
             raise ReaderUnavailable(
                 f"reader {self.name} ({self.transport.description}) does not answer: {exc}"
             )
