@@ -323,3 +323,31 @@ def test_a_port_unplugged_while_the_reader_waits_is_reopened(table):
     table.world.place("chest", SimTag.for_piece(GOLD))
     assert loop.run_until(lambda evs: any(e.kind == "placed" for e in evs)) is not None
     assert len(ports) == 2
+
+
+def test_a_miss_before_an_outage_and_faded_listings_on_return_are_no_lift(table):
+    """docs/nfc.md, "Extra listings" and "A reader that blinks out": the daemon forgets a
+    missing reader's miss counts (`PresenceTracker.forget`) and so must the reader. The defect:
+    a resting piece missed once (a listing and both re-listings faded), then the reader went
+    missing; on its return the reader still counted that miss, so it re-listed for one poll
+    only and armed after the first empty listing, and the armed poll's empty field made the
+    tracker's second miss: a removal, and the armed answer a second placement. Four faded
+    activations in a row are no lift while the piece rests; two polls of three are."""
+    faults = FaultPlan()
+    loop = waiting_loop(table, faults=faults)
+    table.world.place("chest", SimTag.for_piece(GOLD))
+    assert loop.run_until(lambda evs: any(e.kind == "placed" for e in evs)) is not None
+    loop.run_for(0.2)
+    for _ in range(3):  # one poll: the listing and its two re-listings miss the piece
+        faults.arm("fade", IN_LIST)
+    loop.tick()
+    assert loop.supervised.tracker.unsettled()  # missed once
+    table.world.missing_readers.add("chest")  # the reader's power blinks out
+    assert loop.run_until(lambda evs: loop.supervised.missing, limit=30) is not None
+    for _ in range(4):
+        faults.arm("fade", IN_LIST)
+    table.world.missing_readers.discard("chest")
+    assert loop.run_until(lambda evs: not loop.supervised.missing, limit=30) is not None
+    loop.run_for(1.0)
+    assert faults.injected == {"fade": 7}
+    assert (loop.count("placed"), loop.count("removed")) == (1, 0)

@@ -269,6 +269,7 @@ class Pn532Reader:
             now - (self._failing_since or now) >= self.unavailable_seconds
         )
         if not self._answered or (self._failures >= self.unavailable_after and long_enough):
+            self._forget_misses()
             raise ReaderUnavailable(
                 f"reader {self.name} ({self.transport.description}) does not answer: {exc}"
             )
@@ -341,6 +342,18 @@ class Pn532Reader:
             except (NoAnswer, Garbled):
                 self._armed_at = None  # the next poll lists as usual and finds out
         return Poll(reads)
+
+    def _forget_misses(self) -> None:
+        """The reader counts as missing, and the daemon's tracker forgets its miss counts
+        (`PresenceTracker.forget`): so does the reader. Its own counts decide the re-listings
+        (`_missing`) and when it starts waiting (`_may_arm`), and both must start again with
+        the tracker's. The defect: a piece missed once before an outage was re-listed one poll
+        fewer than the tracker counted after it, and the reader armed after the first empty
+        listing on its return; the armed poll's empty field was the tracker's second miss, a
+        phantom lift and a second placement (`tests/nfc/test_waiting.py`)."""
+        self._empty = 0
+        for entry in self._cache.values():
+            entry.absent = 0
 
     # --- waiting for a tap ---------------------------------------------------------------------
     def _may_arm(self) -> bool:
