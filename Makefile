@@ -129,7 +129,20 @@ deb: dist
 	image/deb/build.sh $(WHEEL) dist
 	@if [ -n "$(DEB_TEST)" ]; then image/deb/test.sh dist/tabletap_$(VERSION)_arm64.deb; fi
 
-bench: $(STAMP) $(CHROMIUM_STAMP)
+# valgrind for the bench's instruction count of the daemon's start (bench/live/instructions.py);
+# from apt when missing and we are root, otherwise that one figure is left out with a notice.
+VALGRIND_STAMP := $(VENV)/.valgrind
+$(VALGRIND_STAMP): $(STAMP)
+	@if ! command -v callgrind_control >/dev/null \
+	    && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q valgrind; \
+	fi; \
+	if command -v callgrind_control >/dev/null; then touch $(VALGRIND_STAMP); else \
+	  echo "NOTICE: valgrind is missing (apt-get install valgrind): the start's instruction" \
+	       "count is left out of the bench."; \
+	fi
+
+bench: $(STAMP) $(CHROMIUM_STAMP) $(VALGRIND_STAMP)
 	$(BIN)/python -m bench
 
 # SIGKILL real `tabletap run --sim` daemons at random moments, with reader, Pico-line and

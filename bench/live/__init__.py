@@ -5,9 +5,9 @@ Figures per speed: tag in the field -> the board executes the chest's latch comm
 of a tag / the same tag again), -> the lights' frame, and tag lifted -> the daemon's removal
 event; p50, p90, p99, max over `BENCH_LIVE_TRIALS` (default 200) of each. At full speed also
 the daemon's CPU per accepted tap, its idle CPU and the emulator's over `BENCH_IDLE_SECONDS`
-(60), exec -> READY, and RSS/PSS of the daemon and of the page (`tabletap web`, a phone
-watching its stream all along) after the whole run ("an evening"); exec -> READY again under a
-tenth of a core.
+(60), exec -> READY (on the wall clock, and in instructions: instructions.py), and RSS/PSS of
+the daemon and of the page (`tabletap web`, a phone watching its stream all along) after the
+whole run ("an evening"); exec -> READY again under a tenth of a core.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from bench.live.cgroup import Quota, QuotaUnavailable
+from bench.live.instructions import NoValgrind, ready_instructions
 from bench.live.procstat import memory_mib
 from bench.live.rig import Rig
 from bench.live.trials import Figures, idle_cpu, run_trials
@@ -164,6 +165,11 @@ def run() -> list[tuple]:
          "ready_s"),
         *_full(TRIALS),
     ]
+    try:
+        out.append(("exec -> READY in instructions (callgrind; repeatable, not time)",
+                    ready_instructions() / 1e6, "M", "ready_instructions_m"))
+    except NoValgrind as exc:
+        print(f"  {exc}: no instruction count of the start")
     for name, share in SPEEDS[1:]:
         assert share is not None
         try:

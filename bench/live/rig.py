@@ -109,8 +109,10 @@ class Rig:
             "web": {"enabled": True, "port": _free_port(), "bind": "127.0.0.1", "mdns": False},
         }
 
-    def start(self, quota: Quota | None = None, new: bool = True) -> float:
-        """Start `tabletap run` (under `quota` from before its exec); returns exec-to-READY."""
+    def start(self, quota: Quota | None = None, new: bool = True,
+              prefix: list[str] | None = None, ready_timeout: float = 30) -> float:
+        """Start `tabletap run` (under `quota` from before its exec, behind `prefix`, a
+        profiler's command, BENCH_DAEMON_PREFIX by default); returns exec-to-READY."""
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify:
             path = self.folder / "notify.sock"
             with contextlib.suppress(FileNotFoundError):
@@ -126,13 +128,13 @@ class Rig:
             env.pop("PYTHONDONTWRITEBYTECODE", None)
             started = time.monotonic()
             self.proc = subprocess.Popen(
-                [*PREFIX, TABLETAP, "run", "--config", str(self.config),
-                 *(["--new"] if new else [])],
+                [*(PREFIX if prefix is None else prefix), TABLETAP, "run",
+                 "--config", str(self.config), *(["--new"] if new else [])],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                 text=True, env=env, cwd=self.folder,
                 preexec_fn=quota.enter if quota is not None else None,  # noqa: PLW1509
             )
-            notify.settimeout(30)
+            notify.settimeout(ready_timeout)
             while b"READY=1" not in notify.recv(4096):
                 pass
             self.ready_s = time.monotonic() - started
