@@ -26,7 +26,7 @@ def _ms(samples: list[float]) -> float:
 
 
 def run() -> list[tuple[str, float, str]]:
-    config = Config(backend="gpio", chest={"lid_pin": 22})
+    config = Config.model_validate({"backend": "gpio", "chest": {"lid_pin": 22}})
     builds, opens, presses, holds = [], [], [], []
     steps = 0
     for _ in range(ROUNDS):

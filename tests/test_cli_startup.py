@@ -27,7 +27,7 @@ def test_help_lists_every_command_without_importing_them():
         "from tabletap.controller.cli import build_parser\n"
         "helps = build_parser(['--help'])\n"
         "loaded = [m for m in sys.modules if m.startswith('tabletap.controller.commands.')\n"
-        "          or m.startswith(('tabletap.controller.rules.', 'pydantic', 'yaml'))]\n"
+        "          or m.startswith(('tabletap.controller.rules.', 'msgspec', 'yaml'))]\n"
         "print(loaded)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

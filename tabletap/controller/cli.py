@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 
 from tabletap import __version__
@@ -47,14 +46,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-# tabletap uses no pydantic plugin, and pydantic looks for them at the first validation by
-# reading every installed distribution's metadata (12 ms of a start here, about ten times that
-# on a Pi Zero 2 W). Its own switch turns the search off; a developer may still set it.
-PYDANTIC_PLUGINS = ("PYDANTIC_DISABLE_PLUGINS", "__all__")
-
-
 def main(argv: list[str] | None = None) -> int:
-    os.environ.setdefault(*PYDANTIC_PLUGINS)
     if argv is None:
         argv = sys.argv[1:]
     parser = build_parser(argv)

@@ -1,12 +1,12 @@
 """The page's own settings: the few config values `tabletap web` serves by, read in a child.
 
-The table's config is checked by its pydantic model (controller/settings/config.py), the same
+The table's config is checked by its schema (controller/settings/config.py), the same
 file and the same messages as the daemon's. Importing that model and PyYAML into the page would
 keep about 10 MiB in a process that runs all evening on a small Pi (issue 23's page goal is
 45 MiB), though the page needs nine values of it. So the page forks before it loads any of them:
 the child checks the config as every command does (a bad config exits 2 with `file:line: key:
 message`, from the child) and sends back only these values as JSON; its memory goes when it
-exits. The page's process never imports pydantic or PyYAML (tests/web/test_page_settings.py).
+exits. The page's process never imports msgspec or PyYAML (tests/web/test_page_settings.py).
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ class PageSettings:
         """From a checked `Config`: each field from `web:` where it is a `web:` key, else from
         the top level, so a field added here needs no second list."""
         web = config.web
-        return cls(**{f.name: getattr(web if f.name in type(web).model_fields else config, f.name)
+        own = type(web).__struct_fields__
+        return cls(**{f.name: getattr(web if f.name in own else config, f.name)
                       for f in fields(cls)})
 
 

@@ -33,7 +33,8 @@ class Wall:
 
 def test_the_picos_frames_are_scaled_in_the_quiet_hours_and_not_outside() -> None:
     context = make_context()
-    outputs = build_outputs(Config(backend="serial", lights={"quiet": QUIET}), context)
+    config = Config.model_validate({"backend": "serial", "lights": {"quiet": QUIET}})
+    outputs = build_outputs(config, context)
     rec = context["pico"].recorder
     lights = outputs.lights
     assert isinstance(lights, BedtimeLights)
@@ -59,7 +60,8 @@ def test_the_picos_frames_are_scaled_in_the_quiet_hours_and_not_outside() -> Non
 
 def test_the_simulators_lights_record_the_brightness_of_each_show() -> None:
     context = make_context()
-    outputs = build_outputs(Config(backend="sim", lights={"quiet": QUIET}), context)
+    config = Config.model_validate({"backend": "sim", "lights": {"quiet": QUIET}})
+    outputs = build_outputs(config, context)
     lights = outputs.lights
     wall = Wall(6, 59)  # before 07:00: still bedtime
     lights.wall = wall
@@ -99,10 +101,11 @@ def wait_for(predicate, timeout: float = 2.0) -> bool:
 
 
 def test_an_rgb_led_and_pwm_leds_dim_their_duty_cycle(factory) -> None:
+    quiet = LightsConfig.model_validate({"quiet": QUIET}).quiet
     rgb = BedtimeLights(GpioLights(LightsConfig(kind="rgb", pins=[12, 13, 19]), factory),
-                        LightsConfig(quiet=QUIET).quiet, Wall(21), check_seconds=None)
+                        quiet, Wall(21), check_seconds=None)
     pwm = BedtimeLights(GpioLights(LightsConfig(kind="pwm", pins=[5, 6]), factory),
-                        LightsConfig(quiet=QUIET).quiet, Wall(21), check_seconds=None)
+                        quiet, Wall(21), check_seconds=None)
     try:
         rgb.show("turn", "blue")
         assert tuple(round(factory.pin(p).state, 3) for p in (12, 13, 19)) == (0.0, 0.0, 0.25)

@@ -18,7 +18,7 @@ CLOSED_WIDTH = 0.0005 + 0.002 * 60 / 180  # -30 degrees
 @pytest.fixture
 def table():
     context = make_context()
-    config = Config(backend="gpio", chest={"lid_pin": 22})
+    config = Config.model_validate({"backend": "gpio", "chest": {"lid_pin": 22}})
     outputs = build_outputs(config, context)
     yield outputs, context
     outputs.close()
@@ -59,7 +59,8 @@ def test_unwired_inputs_are_dropped_with_a_warning(table, caplog):
 
 def test_a_pin_used_twice_names_the_key():
     context = make_context()
-    config = Config(backend="gpio", buttons={"end-turn": 18})  # 18 is the servo's
+    # 18 is the servo's
+    config = Config.model_validate({"backend": "gpio", "buttons": {"end-turn": 18}})
     with pytest.raises(GpioError, match=r"^buttons: .*18"):
         build_outputs(config, context)
     # what was built before the failure was released: the servo and LED pins are free again
@@ -68,7 +69,7 @@ def test_a_pin_used_twice_names_the_key():
 
 
 def test_a_pin_that_does_not_exist_names_the_key():
-    config = Config(backend="gpio", chest={"servo": {"pin": 99}})
+    config = Config.model_validate({"backend": "gpio", "chest": {"servo": {"pin": 99}}})
     with pytest.raises(GpioError, match=r"^chest.servo: .*99"):
         build_outputs(config, make_context())
 

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import random
+import signal
+import sys
+import threading
 
 import pytest
 
@@ -142,3 +147,37 @@ def test_a_solo_game_has_no_turn_order_to_judge():
     summary = summarise("any-game", records, "random", {}, 0)
     assert summary["first_seat_advantage"] == "one seat: no turn order to compare"
     assert "1 player," in render_text(summary)
+
+
+
+class _ForkedFlushWaits(io.StringIO):
+    """A stderr whose flush, in a forked child, waits on a lock the parent held at the fork:
+    what a copy of a stream's lock held by another thread (a progress bar's) does to a child."""
+
+    def __init__(self, held: threading.Lock) -> None:
+        super().__init__()
+        self.held, self.parent = held, os.getpid()
+
+    def flush(self) -> None:
+        if os.getpid() != self.parent:
+            with self.held:
+                pass
+        super().flush()
+
+
+@pytest.mark.timeout(60)
+def test_the_workers_end_whatever_sigterm_handler_the_caller_set(capsys, monkeypatch):
+    """A caller that catches SIGTERM to clean up (the soak and evenings tools do, and the tests
+    run them in this process) must not leave `--jobs` waiting forever: with the caller's
+    handler a worker the pool ends unwinds and flushes its streams, and a stream's lock copied
+    held by the fork never comes free. The workers end on SIGTERM as the pool means them to."""
+    held = threading.Lock()
+    held.acquire()
+    monkeypatch.setattr(sys, "stderr", _ForkedFlushWaits(held))
+    old = signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    try:
+        assert main(["selfplay", "oversiege", "--games", "4", "--jobs", "2", "--json"]) == 0
+    finally:
+        signal.signal(signal.SIGTERM, old)
+        held.release()
+    assert json.loads(capsys.readouterr().out)["games"] == 4

@@ -21,7 +21,7 @@ from tabletap.sim.context import make_context
 
 
 def test_the_serial_backend_under_sim_drives_the_firmware() -> None:
-    config = Config(backend="serial", serial={"lid_pin": 12})
+    config = Config.model_validate({"backend": "serial", "serial": {"lid_pin": 12}})
     context = make_context()
     outputs = build_outputs(config, context)
     pico: SimBoard = context["pico"]
@@ -70,9 +70,10 @@ def test_the_backend_refuses_a_board_with_another_protocol() -> None:
 
 
 def test_board_config_carries_the_servo_limits_and_timeout() -> None:
-    config = Config(chest={"servo": {"min_pulse_width": 0.0006, "max_pulse_width": 0.0024,
-                                     "travel_seconds": 1.5}},
-                    serial={"host_timeout": 4.0, "servo_pin": 2})
+    config = Config.model_validate({
+        "chest": {"servo": {"min_pulse_width": 0.0006, "max_pulse_width": 0.0024,
+                            "travel_seconds": 1.5}},
+        "serial": {"host_timeout": 4.0, "servo_pin": 2}})
     cfg = board_config(config)
     assert (cfg["min_us"], cfg["max_us"], cfg["travel_s"]) == (600, 2400, 1.5)
     assert cfg["host_timeout"] == 4.0 and cfg["servo_pin"] == 2
@@ -111,8 +112,9 @@ def test_tabletap_run_sim_plays_through_the_firmware(tmp_path: Path) -> None:
 
 def test_the_doctor_can_sweep_the_latch_without_opening_it() -> None:
     context = make_context()
-    outputs = build_outputs(Config(backend="serial", chest={"servo": {"travel_seconds": 0.1}}),
-                            context)
+    config = Config.model_validate({"backend": "serial",
+                                    "chest": {"servo": {"travel_seconds": 0.1}}})
+    outputs = build_outputs(config, context)
     pico: SimBoard = context["pico"]
     rec = pico.recorder
     try:

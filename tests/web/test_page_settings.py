@@ -16,14 +16,14 @@ def _mapped(pid: int) -> str:
     return Path(f"/proc/{pid}/maps").read_text()
 
 
-def test_the_serving_page_holds_neither_pydantic_nor_pyyaml(tmp_path: Path) -> None:
+def test_the_serving_page_holds_neither_the_schema_nor_pyyaml(tmp_path: Path) -> None:
     table = Table(tmp_path)
     try:
         assert table.ask({"state": True})["ok"]  # the page is up (Table waited) and the daemon
         page, daemon = _mapped(table.web.pid), _mapped(table.daemon.pid)
-        # pydantic-core and PyYAML's libyaml binding are extension modules: mapped iff imported.
+        # msgspec and PyYAML's libyaml binding are extension modules: mapped iff imported.
         # The daemon holds both (it checks the config itself), which shows the check can fail.
-        assert "_pydantic_core" in daemon and "_pydantic_core" not in page
+        assert "/msgspec/_core.cpython" in daemon and "/msgspec/_core.cpython" not in page
         assert "/_yaml.cpython" in daemon and "/_yaml.cpython" not in page
     finally:
         table.stop()

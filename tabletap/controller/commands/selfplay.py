@@ -66,6 +66,16 @@ def _play_chunk(job: tuple[str, list[str], list[int], str, dict[str, Any]]) -> l
     return [play_game(game, players, seed, policy, options) for seed in seeds]
 
 
+def _worker_signals() -> None:
+    """A worker dies on the SIGTERM its pool ends it with, whatever handler it inherited: a
+    caller's handler (one that cleans up and exits) would have it unwind instead, flushing
+    streams whose locks the fork may have copied held by another thread, and the pool's join
+    would wait for it forever (tests/selfplay/test_selfplay.py)."""
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def play_many(
     game: str, players: list[str], seeds: list[int], policy: str, options: dict[str, Any],
     jobs: int, progress: bool = True,
@@ -87,7 +97,7 @@ def play_many(
         else:
             import multiprocessing
 
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            with multiprocessing.get_context("fork").Pool(jobs, _worker_signals) as pool:
                 for done in pool.imap_unordered(_play_chunk, chunks):
                     records += done
                     bar.update(len(done))

@@ -26,10 +26,10 @@ from tabletap.controller.loading.bounded import (
     check_tree,
     place,
 )
+from tabletap.controller.loading.schema import Loc, SchemaError, check
 
 MAX_ALIASES = 100
 
-Loc = tuple[str | int, ...]
 M = TypeVar("M")
 
 
@@ -248,22 +248,12 @@ def load_value(text: str, source: str = "<value>") -> Any:
 
 
 def validate(doc: YamlDoc, model: type[M]) -> M:
-    """Validate with a pydantic model; the first error becomes a located SourceError."""
-    from pydantic import ValidationError
-
+    """Check the document against a Schema (loading.schema); the first problem becomes a
+    SourceError located at its key."""
     try:
-        return model.model_validate(doc.data if doc.data is not None else {})  # type: ignore[attr-defined,no-any-return]
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = tuple(first["loc"])
-        msg = first["msg"]
-        if first["type"] == "extra_forbidden":
-            msg = "unknown key (a typo?)"
-        elif first["type"] == "missing":
-            msg = "required key is missing"
-        elif first["type"] == "value_error":  # our own validators: drop pydantic's prefix
-            msg = str(first.get("ctx", {}).get("error", msg))
-        raise doc.error(loc, msg) from None
+        return check(doc.data if doc.data is not None else {}, model)
+    except SchemaError as exc:
+        raise doc.error(exc.loc, exc.message) from None
 
 
 def parse_data(text: str, source: str, model: type[M]) -> M:

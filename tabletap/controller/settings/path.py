@@ -2,7 +2,7 @@
 /etc/tabletap/table.yaml (where the Pi image puts it); None means the built-in simulated table.
 
 Kept apart from the config schema so that a command's parser can offer `--config` without
-loading pydantic: `tabletap --help` registers the entry-point commands (the page's too).
+loading the schema: `tabletap --help` registers the entry-point commands (the page's too).
 """
 
 from __future__ import annotations

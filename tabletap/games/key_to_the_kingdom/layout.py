@@ -14,10 +14,9 @@ import logging
 import math
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import Field
-
+from tabletap.controller.loading.schema import Meta
 from tabletap.controller.rules.base import JSON
 from tabletap.games.key_to_the_kingdom.rules.pack import (
     Pack,
@@ -44,7 +43,8 @@ class _Place(_Strict):
 class _LandPlace(_Strict):
     status: Status
     at: Rect
-    colour: str = Field("#eeeae0", pattern=r"^#[0-9a-fA-F]{6}$")
+    # \Z, not $: Python's $ would let a colour with a trailing newline through
+    colour: Annotated[str, Meta(pattern=r"^#[0-9a-fA-F]{6}\Z")] = "#eeeae0"
     spaces: dict[str, Point] = {}
 
 
@@ -56,7 +56,7 @@ class _Spaces(_Strict):
 class _Bend(_Strict):
     status: Status
     between: tuple[str, str]
-    via: list[Point] = Field(min_length=1, max_length=8)
+    via: Annotated[list[Point], Meta(min_length=1, max_length=8)]
 
 
 class _LayoutFile(_Strict):

@@ -1,30 +1,34 @@
-"""The emulated chip's timing model, loaded from timing.yaml (every value there is a guess)."""
+"""The emulated chip's timing model, loaded from timing.yaml (every value there is a guess).
+
+A frozen Schema (controller.loading.schema, msgspec): timing.yaml is checked as it is read, a
+misspelt or negative time named by its line and key. A `Timing` built in code (`INSTANT`, a
+test's) is not checked again: its author wrote the numbers.
+"""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from importlib.resources import files
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
+from tabletap.controller.loading.schema import Meta, Schema
 from tabletap.controller.loading.yamldoc import parse_data
 
+Seconds = Annotated[float, Meta(ge=0)]
 
-class Timing(BaseModel):
+
+class Timing(Schema, frozen=True):
     """Seconds the chip takes for each kind of work; the wire time is computed from the baud."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
     status: Literal["guess", "measured"]
-    ack_delay: float = Field(ge=0)
-    simple_command: float = Field(ge=0)
-    activation_attempt: float = Field(ge=0)
-    select_per_target: float = Field(ge=0)
-    tag_read: float = Field(ge=0)
-    tag_write: float = Field(ge=0)
-    tag_timeout: float = Field(ge=0)
-    stale_frame: float = Field(gt=0)
+    ack_delay: Seconds
+    simple_command: Seconds
+    activation_attempt: Seconds
+    select_per_target: Seconds
+    tag_read: Seconds
+    tag_write: Seconds
+    tag_timeout: Seconds
+    stale_frame: Annotated[float, Meta(gt=0)]  # 0: a frame in two pieces is dropped
 
 
 @lru_cache(maxsize=1)
@@ -34,6 +38,6 @@ def default_timing() -> Timing:
 
 
 INSTANT = Timing(
-    status="guess", ack_delay=0, simple_command=0, activation_attempt=0, select_per_target=0,
-    tag_read=0, tag_write=0, tag_timeout=0, stale_frame=0.01,
+    status="guess", ack_delay=0.0, simple_command=0.0, activation_attempt=0.0,
+    select_per_target=0.0, tag_read=0.0, tag_write=0.0, tag_timeout=0.0, stale_frame=0.01,
 )

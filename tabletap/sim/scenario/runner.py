@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import ndef
-from pydantic import ValidationError
 
 from tabletap.controller.games.base import ManualAction
+from tabletap.controller.loading.schema import SchemaError, loc_text
 from tabletap.controller.loading.source import SourceError
 from tabletap.controller.settings.config import Config
 from tabletap.controller.state.occupancy import live_game
@@ -75,10 +75,9 @@ class ScenarioRun:
         self._tmp = tempfile.TemporaryDirectory(prefix="tabletap-scenario-")
         try:
             self.config = Config.model_validate({"state_dir": self._tmp.name, **scenario.config})
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            key = ".".join(str(p) for p in ("config", *first["loc"]))
-            raise ScenarioError(scenario.path, None, key, first["msg"]) from None
+        except SchemaError as exc:
+            raise ScenarioError(scenario.path, None, loc_text(("config", *exc.loc)),
+                                exc.message) from None
         if "state_dir" in scenario.config:
             live = live_game(self.config.state_dir)
             if live and (not replace_live_game or "daemon" in live):

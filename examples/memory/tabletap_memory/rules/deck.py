@@ -5,8 +5,9 @@ the file spells them (`name: {en: owl, de: Eule}`; a plain string is English onl
 is the fallback). Names are not in the game's catalog because they belong to the file: a family
 whose box has other pictures edits the file and names them in its own language. A broken file
 fails loudly naming the file, the line and the key (tabletap's bounded YAML loader,
-controller.loading.yamldoc, as Kingdomino's treasures.yaml is read), never half-loads: the
-engine refuses the game that names it (`bad-deck`).
+controller.loading.yamldoc, checking the file against the msgspec Schemas below, as
+Kingdomino's treasures.yaml is read), never half-loads: the engine refuses the game that names
+it (`bad-deck`).
 """
 
 from __future__ import annotations
@@ -18,9 +19,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool
-
 from tabletap.controller.language.said import Named
+from tabletap.controller.loading.schema import Schema
 from tabletap.controller.loading.yamldoc import SourceError, YamlDoc, load_text, validate
 
 # A picture's id is one part of a piece id (memory/card/<picture>/<a|b>): lower-case words
@@ -34,7 +34,8 @@ ENGLISH = "en"  # the spelling every name must have: said where the family's lan
 LANGUAGE = re.compile(r"^[a-z]{2,3}(?:[-_][A-Za-z0-9]+)*$")  # a catalog's code: de, pt_BR
 
 # A name as the file spells it: one string (English) or a mapping language -> spelling,
-# checked by `_named` (pydantic's errors for a union would name its members, not the key).
+# left open to the schema and checked by `_named`, whose sentence says what to write (a schema
+# union's error would name the types it expected, not a name's two forms).
 Spelling = Any
 
 
@@ -42,17 +43,13 @@ class DeckError(ValueError):
     """A deck file is not usable; the message names the file, the line and the key."""
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class _Picture(Schema, frozen=True):
+    name: Spelling  # required: a picture the table cannot name cannot be said
 
 
-class _Picture(_Strict):
-    name: Spelling = Field()  # required: a picture the table cannot name cannot be said
-
-
-class _DeckFile(_Strict):
-    ours: StrictBool  # true: made up for tabletap, from no rulebook or published box
-    title: Spelling = Field()
+class _DeckFile(Schema, frozen=True):
+    ours: bool  # true: made up for tabletap, from no rulebook or published box (1 is no bool)
+    title: Spelling
     pictures: dict[str, _Picture]
 
 

@@ -7,14 +7,16 @@ saw them, but what a perfect memory would hold; self-play's greedy player reads 
 
 A frozen dataclass of tuples: the engine builds a new state for every card, so a refused
 card leaves the caller's state exactly as it was, and a state is a value (equal, hashable).
+Its JSON form is checked by a Schema (controller.loading.schema, msgspec) only when a journal
+or state file is read, never on the engine's path.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
+from tabletap.controller.loading.schema import Meta, Schema, SchemaError, check, loc_text
 from tabletap.controller.rules.base import JSON
 
 
@@ -43,12 +45,12 @@ class MemoryState:
         return out
 
 
-class _StateJSON(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+class _StateJSON(Schema):
+    """The saved state's shape, strict (a "0" is no index): every key required, none more."""
 
-    players: list[str] = Field(min_length=1)
+    players: Annotated[list[str], Meta(min_length=1)]
     deck: str
-    current: int = Field(ge=0)
+    current: Annotated[int, Meta(ge=0)]
     turned: str | None
     found: list[list[str]]
     seen: list[str]
@@ -71,11 +73,10 @@ def state_from_json(data: JSON) -> MemoryState:
     """The shape only; the engine checks it against the deck. ValueError naming the first
     problem (a damaged journal or state file)."""
     try:
-        raw = _StateJSON.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "state"
-        raise ValueError(f"not a Memory state: {where}: {first['msg']}") from None
+        raw = check(data, _StateJSON)
+    except SchemaError as exc:
+        where = loc_text(exc.loc) or "state"
+        raise ValueError(f"not a Memory state: {where}: {exc.message}") from None
     if any(len(pair) != 2 for pair in raw.found):
         raise ValueError("not a Memory state: found: each entry is [picture, player]")
     return MemoryState(tuple(raw.players), raw.deck, raw.current, raw.turned,

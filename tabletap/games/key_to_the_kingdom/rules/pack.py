@@ -15,12 +15,12 @@ from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Annotated, Any, Literal
 
 from tabletap.controller.language.said import Named
+from tabletap.controller.loading import schema
 from tabletap.controller.loading.bounded import LimitError, decode_utf8
+from tabletap.controller.loading.schema import Invalid, Meta, Schema
 from tabletap.controller.loading.yamldoc import SourceError, YamlDoc, load_text, validate
 
 Status = Literal["confirmed", "likely", "guess"]
@@ -50,13 +50,17 @@ class PackError(ValueError):
 # -- the YAML schema ----------------------------------------------------------------------------
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+class _Strict(Schema, frozen=True):
+    """The files' shapes: unknown keys refused (Schema), and read-only once loaded."""
+
+
+_Target = Annotated[int, Meta(ge=0, le=30)]  # a roll to reach: die faces are 0 to 30
+_Bonus5 = Annotated[int, Meta(ge=0, le=5)]  # what a hero's power or a companion adds
 
 
 class _Die(_Strict):
     status: Status
-    faces: list[int] = Field(min_length=2, max_length=20)
+    faces: Annotated[list[int], Meta(min_length=2, max_length=20)]
 
 
 class _Dice(_Strict):
@@ -66,54 +70,61 @@ class _Dice(_Strict):
 
 class _Keys(_Strict):
     status: Status
-    per_colour: int = Field(ge=1, le=20)
+    per_colour: Annotated[int, Meta(ge=1, le=20)]
 
 
 class _Item(_Strict):
     status: Status
     names: Words | None = None
-    value: int = Field(ge=1, le=9)
+    value: Annotated[int, Meta(ge=1, le=9)]
 
 
 class _Magic(_Strict):
     status: Status
     names: Words | None = None
-    values: list[int] = Field(min_length=1, max_length=4)
+    values: Annotated[list[int], Meta(min_length=1, max_length=4)]
 
 
 class _Bonus(_Strict):
-    adventure: int = Field(0, ge=0, le=5)
-    challenge: int = Field(0, ge=0, le=5)
-    castle: int = Field(0, ge=0, le=5)
+    adventure: _Bonus5 = 0
+    challenge: _Bonus5 = 0
+    castle: _Bonus5 = 0
 
 
 class _Power(_Strict):
-    bonus: _Bonus = _Bonus()
-    nap: int = Field(5, ge=1, le=13)
-    refresh: int = Field(0, ge=0, le=5)
+    bonus: _Bonus = schema.field(default_factory=_Bonus)
+    nap: Annotated[int, Meta(ge=1, le=13)] = 5
+    refresh: _Bonus5 = 0
 
 
 class _Hero(_Strict):
     status: Status
     names: Words | None = None
     text: str
-    power: _Power = _Power()
+    power: _Power = schema.field(default_factory=_Power)
 
 
 class _PackFile(_Strict):
-    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    # \Z, not $: msgspec searches with Python's re, whose $ also matches before a last "\n"
+    name: Annotated[str, Meta(pattern=r"^[a-z0-9][a-z0-9-]*\Z")]
     title: str
     stand_in: bool = False
     dice: _Dice
     keys: _Keys
-    items: dict[str, _Item] = Field(min_length=1, max_length=12)
+    items: Annotated[dict[str, _Item], Meta(min_length=1, max_length=12)]
     magic: dict[str, _Magic]
-    heroes: dict[str, _Hero] = Field(min_length=2, max_length=5)
+    heroes: dict[str, _Hero]
+
+    def __post_init__(self) -> None:
+        # Here rather than as the dict's Meta(min_length=2): the check that finds which hero a
+        # deeper error is in tries each hero alone, and a lone hero would fail a minimum of 2.
+        if not 2 <= len(self.heroes) <= 5:
+            raise Invalid("heroes", f"a pack has 2 to 5 heroes, not {len(self.heroes)}")
 
 
 class _Flap(_Strict):
     status: Status
-    board: int = Field(ge=1, le=9)
+    board: Annotated[int, Meta(ge=1, le=9)]
     closed: str
     open: str
     starts: Literal["closed", "open"] = "closed"
@@ -122,29 +133,29 @@ class _Flap(_Strict):
 class _Land(_Strict):
     status: Status
     names: Words | None = None
-    spaces: dict[str, Any] = Field(min_length=1)
+    spaces: Annotated[dict[str, Any], Meta(min_length=1)]
 
 
 class _Path(_Strict):
     status: Status
-    chain: list[str] = Field(min_length=2)
+    chain: Annotated[list[str], Meta(min_length=2)]
 
 
 class _Courtyard(_Strict):
     status: Status
-    spaces: dict[str, Any] = Field(min_length=1)
+    spaces: Annotated[dict[str, Any], Meta(min_length=1)]
 
 
 class _BoardFile(_Strict):
     start: str
     flaps: dict[str, _Flap] = {}
-    lands: dict[str, _Land] = Field(min_length=1)
-    paths: list[_Path] = Field(min_length=1)
+    lands: Annotated[dict[str, _Land], Meta(min_length=1)]
+    paths: Annotated[list[_Path], Meta(min_length=1)]
     courtyard: _Courtyard
 
 
 class _StepModel(_Strict):
-    target: int = Field(ge=0, le=30)
+    target: _Target
     item: str | None = None
     companion: str | None = None
 
@@ -163,7 +174,7 @@ class _Adventure(_Strict):
     steps: list[_StepModel] = []
     fail: Any = None  # key: a space; minor: a list of effects
     success: Any = None
-    target: int | None = Field(None, ge=0, le=30)
+    target: _Target | None = None
     leave: str | _Leave | None = None
 
 
@@ -177,18 +188,18 @@ class _Whirlpool(_Strict):
 class _Token(_Strict):
     name: str
     names: Words | None = None
-    target: int = Field(ge=0, le=30)
+    target: _Target
     item: str | None = None
 
 
 class _Section(_Strict):
     name: Words
-    tokens: list[_Token] = Field(min_length=1, max_length=9)
+    tokens: Annotated[list[_Token], Meta(min_length=1, max_length=9)]
 
 
 class _Castle(_Strict):
     status: Status
-    sections: list[_Section] = Field(min_length=1, max_length=9)
+    sections: Annotated[list[_Section], Meta(min_length=1, max_length=9)]
 
 
 class _AtlasFile(_Strict):
@@ -203,13 +214,13 @@ class _Card(_Strict):
     names: Words | None = None
     kind: Literal["companion", "magic", "encounter"]
     text: Words = ""
-    bonus: int = Field(0, ge=0, le=5)
+    bonus: _Bonus5 = 0
     item: str | None = None
     effects: list[Any] = []
 
 
 class _EventsFile(_Strict):
-    cards: list[_Card] = Field(min_length=1, max_length=99)
+    cards: Annotated[list[_Card], Meta(min_length=1, max_length=99)]
 
 
 # -- what the engine reads ----------------------------------------------------------------------

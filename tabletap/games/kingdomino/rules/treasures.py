@@ -10,11 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from typing import Annotated, Literal
 
 from tabletap.controller.language.said import Named
+from tabletap.controller.loading.schema import Invalid, Meta, Schema
 from tabletap.controller.loading.yamldoc import SourceError, parse_data
 
 GEM_TYPES: tuple[str, ...] = ("ruby", "sapphire", "emerald", "topaz", "amethyst")
@@ -30,30 +29,27 @@ class TreasureDataError(ValueError):
     """treasures.yaml is not usable; the message says what is wrong."""
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class _Strict(Schema, frozen=True):
+    """The file's shapes: unknown keys refused (Schema), and read-only once loaded."""
 
 
 class _Quarters(_Strict):
-    nw: int | Literal["skull"]
-    ne: int | Literal["skull"]
-    se: int | Literal["skull"]
-    sw: int | Literal["skull"]
+    nw: Quarter
+    ne: Quarter
+    se: Quarter
+    sw: Quarter
 
 
 class _Token(_Strict):
     # the gem's name in each language (`{en: ruby, de: Rubin}`), English the fallback
     name: dict[str, str]
     status: Status
-    count: int = Field(ge=1)
+    count: Annotated[int, Meta(ge=1)]
     quarters: _Quarters
 
-    @field_validator("name")
-    @classmethod
-    def _english_first(cls, value: dict[str, str]) -> dict[str, str]:
-        if not value.get("en"):
-            raise ValueError("a name needs its English spelling (en: ...), the fallback")
-        return value
+    def __post_init__(self) -> None:
+        if not self.name.get("en"):
+            raise Invalid("name", "a name needs its English spelling (en: ...), the fallback")
 
 
 class _TreasureFile(_Strict):

@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from pydantic import ValidationError
-
+from tabletap.controller.loading.schema import SchemaError, loc_text
 from tabletap.controller.rules.base import JSON, Outcome, Rejection
 from tabletap.games.magic_keys.rules import legal, play, view
 from tabletap.games.magic_keys.rules.actions import (
@@ -71,10 +70,9 @@ class MagicKeysEngine:
         """Raises ValueError naming the first problem (a damaged journal or state file)."""
         try:
             state = MagicKeysState.model_validate(data)
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "state"
-            raise ValueError(f"not a Magic Keys state: {where}: {first['msg']}") from None
+        except SchemaError as exc:
+            where = loc_text(exc.loc) or "state"
+            raise ValueError(f"not a Magic Keys state: {where}: {exc.message}") from None
         if set(state.places) != set(self.track.keys):
             raise ValueError("not a Magic Keys state: places must list every coloured key")
         if state.pawn is not None and not 0 <= state.pawn < len(self.track.spaces):

@@ -140,7 +140,7 @@ def new_game(
     else:
         fakes = _draw_fake_keys(seed, track)
     # Everything above is checked here, so the state is consistent by construction: built
-    # without a second (pydantic) check, in _Checked's field order.
+    # without a second (schema) check, in _Checked's field order.
     return MagicKeysState.trusted([
         seats,  # players
         seed,

@@ -1,22 +1,24 @@
 """The Magic Keys game state: an immutable value the engine replaces, never edits.
 
-`MagicKeysState` is a named tuple with pydantic's spelling (`model_copy(update=...)`,
+`MagicKeysState` is a named tuple with the Schema spelling (`model_copy(update=...)`,
 `model_dump`, `model_validate`): every JSON state and every state built by keyword is checked
-by the pydantic model `_Checked`; a new game is built from setup the engine has checked itself
-(`trusted`), and the engine makes each next state from the last one's values with the few the
-move changed (`rebuilt`: one list copy and one tuple, the cheapest value Python builds), sharing
-everything else (it is never edited in place). `places` is a `Places`: the plain mapping the
-JSON holds, plus the forest's keys and each player's fakes kept ready for the legal moves. The
-old state stays as it was, so a rejected action leaves the family's game exactly where it was."""
+by the Schema `_Checked` (loading.schema); a new game is built from setup the engine has
+checked itself (`trusted`), and the engine makes each next state from the last one's values
+with the few the move changed (`rebuilt`: one list copy and one tuple, the cheapest value
+Python builds), sharing everything else (it is never edited in place). `places` is a `Places`:
+the plain mapping the JSON holds, plus the forest's keys and each player's fakes kept ready
+for the legal moves. The old state stays as it was, so a rejected action leaves the family's
+game exactly where it was."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any, Literal, NamedTuple
+from typing import Annotated, Any, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+import msgspec
 
+from tabletap.controller.loading.schema import Meta, Schema, check
 from tabletap.games.magic_keys.rules.actions import TryKey
 
 DiceMode = Literal["physical", "digital"]
@@ -28,7 +30,7 @@ POND = "pond"
 HELD = "held:"  # followed by the player's name
 
 
-class _Checked(BaseModel):
+class _Checked(Schema):
     """Where every key is, who has how many gems, whose turn it is, and (digital) the dice.
 
     `places` maps each coloured key to forest | tower | held:<player> | pond. The golden key is
@@ -36,28 +38,29 @@ class _Checked(BaseModel):
     `moved` only mean something with digital dice (the engine cannot see real dice or the
     pawn); `rolls` counts digital rolls and is the chance counter, so a replayed roll lands in
     the same place.
+
+    Only ever made by `check` (a Struct's own constructor checks no types) and thrown away once
+    its values are in a MagicKeysState. Its own checks raise plain ValueError: they are about
+    the state as a whole, so the error is located at the state, not at one key.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    players: tuple[str, ...] = Field(min_length=2, max_length=4)
+    players: Annotated[tuple[str, ...], Meta(min_length=2, max_length=4)]
     seed: int
     dice_mode: DiceMode
     fake_keys: tuple[str, ...]
     places: dict[str, str]
     gems: dict[str, int]
-    chest: int = Field(ge=0)
-    current: int = Field(ge=0)
+    chest: Annotated[int, Meta(ge=0)]
+    current: Annotated[int, Meta(ge=0)]
     winner: str | None = None
     pawn: int | None = None
-    dice: int = Field(DICE_COUNT, ge=0, le=DICE_COUNT)
+    dice: Annotated[int, Meta(ge=0, le=DICE_COUNT)] = DICE_COUNT
     showing: tuple[int, ...] = ()
     rolled: bool = False
     moved: bool = False  # the pawn moved by a die this turn: only then may a key be pulled
-    rolls: int = Field(0, ge=0)
+    rolls: Annotated[int, Meta(ge=0)] = 0
 
-    @model_validator(mode="after")
-    def _consistent(self) -> _Checked:
+    def __post_init__(self) -> None:
         if len(set(self.players)) != len(self.players):
             raise ValueError("player names must differ")
         if self.current >= len(self.players):
@@ -77,7 +80,6 @@ class _Checked(BaseModel):
             raise ValueError("the numbers showing must be 1-4, one per die still in hand")
         if (self.dice_mode == "digital") != (self.pawn is not None):
             raise ValueError("the pawn is tracked exactly when the dice are digital")
-        return self
 
 
 class Places(dict[str, str]):
@@ -185,7 +187,7 @@ class _Values(NamedTuple):
 
 
 _FIELDS: tuple[str, ...] = _Values._fields
-assert _FIELDS == tuple(_Checked.model_fields)
+assert _FIELDS == _Checked.__struct_fields__
 # The fields' positions: the engine makes the next state from a list of the last one's values
 # with a few positions replaced (`rebuilt`), cheaper than copying by keyword.
 (PLAYERS, SEED, DICE_MODE, FAKE_KEYS, PLACES, GEMS, CHEST, CURRENT, WINNER, PAWN, DICE, SHOWING,
@@ -197,25 +199,22 @@ _new = tuple.__new__
 class MagicKeysState(_Values):
     """Where every key is, who has how many gems, whose turn it is, and (digital) the dice.
 
-    The fields and their meaning are _Checked's. Constructing one checks it; `model_copy`
-    does not (like pydantic's): it only ever gets values the rules have already judged.
+    The fields and their meaning are _Checked's. Constructing one by keyword checks it (a
+    SchemaError, a ValueError, names the first problem); `model_copy` does not: it only ever
+    gets values the rules have already judged.
     """
 
     __slots__ = ()
 
     def __new__(cls, **fields: Any) -> MagicKeysState:
-        return cls._from_checked(_Checked(**fields))
-
-    @classmethod
-    def _from_checked(cls, checked: _Checked) -> MagicKeysState:
-        values = [getattr(checked, n) for n in _FIELDS]
-        values[PLACES] = Places.of(values[PLACES])
-        return _new(cls, values)
+        return cls.model_validate(fields)
 
     @classmethod
     def model_validate(cls, data: Any) -> MagicKeysState:
-        """Raises pydantic's ValidationError for anything that is not a state."""
-        return cls._from_checked(_Checked.model_validate(data))
+        """Raises SchemaError (`loc`, `message`) for anything that is not a state."""
+        values = list(msgspec.structs.astuple(check(data, _Checked)))
+        values[PLACES] = Places.of(values[PLACES])
+        return _new(cls, values)
 
     @classmethod
     def trusted(cls, values: list[Any]) -> MagicKeysState:

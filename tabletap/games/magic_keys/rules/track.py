@@ -11,10 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache, cached_property
 from importlib import resources
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
-
+from tabletap.controller.loading.schema import Invalid, Meta, Schema
 from tabletap.controller.loading.yamldoc import SourceError, parse_data
 
 COLOURS: tuple[str, ...] = ("purple", "blue", "green", "yellow")
@@ -31,47 +30,41 @@ class TrackDataError(ValueError):
     """track.yaml is not usable; the message names the file and what is wrong."""
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class _Strict(Schema, frozen=True):
+    """A section of the file: unknown keys are errors, and it is read, never changed."""
 
 
 class _TrackSection(_Strict):
     status: Status
-    spaces: list[str] = Field(min_length=3)
+    spaces: Annotated[list[str], Meta(min_length=3)]
 
 
 class _GemSection(_Strict):
     status: Status
     per_key: dict[str, int]
 
-    @field_validator("per_key")
-    @classmethod
-    def _every_colour(cls, value: dict[str, int]) -> dict[str, int]:
+    def __post_init__(self) -> None:
         wanted = set(COLOURS) | {GOLD}
-        if set(value) != wanted:
-            raise ValueError(f"needs exactly these keys: {', '.join(sorted(wanted))}")
-        if any(v < 1 for v in value.values()):
-            raise ValueError("every key must be worth at least one gem")
-        return value
+        if set(self.per_key) != wanted:
+            raise Invalid("per_key", f"needs exactly these keys: {', '.join(sorted(wanted))}")
+        if any(v < 1 for v in self.per_key.values()):
+            raise Invalid("per_key", "every key must be worth at least one gem")
 
 
 class _WinSection(_Strict):
     status: Status
     gems_required: dict[int, int]
 
-    @field_validator("gems_required")
-    @classmethod
-    def _two_to_four(cls, value: dict[int, int]) -> dict[int, int]:
-        if set(value) != {2, 3, 4}:
-            raise ValueError("needs an entry for 2, 3 and 4 players")
-        if any(v < 1 for v in value.values()):
-            raise ValueError("every threshold must be at least one gem")
-        return value
+    def __post_init__(self) -> None:
+        if set(self.gems_required) != {2, 3, 4}:
+            raise Invalid("gems_required", "needs an entry for 2, 3 and 4 players")
+        if any(v < 1 for v in self.gems_required.values()):
+            raise Invalid("gems_required", "every threshold must be at least one gem")
 
 
 class _ChestSection(_Strict):
     status: Status
-    gems: int = Field(ge=1)
+    gems: Annotated[int, Meta(ge=1)]
 
 
 class _TrackFile(_Strict):

@@ -13,10 +13,9 @@ from functools import cache
 from importlib import resources
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
-
 from tabletap.controller.language.said import Named
-from tabletap.controller.loading.yamldoc import SourceError, parse_data
+from tabletap.controller.loading.schema import Meta, Schema
+from tabletap.controller.loading.yamldoc import SourceError, load_text, validate
 
 Status = Literal["confirmed", "likely", "guess"]
 Icon = Literal["stone", "bolt", "ram"]
@@ -37,8 +36,8 @@ class CardDataError(ValueError):
     """cards.yaml is not usable; the message names the file and what is wrong."""
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class _Strict(Schema, frozen=True):
+    """A part of the file: unknown keys refused (a misspelt key must not fall back silently)."""
 
 
 class _BlueIcons(_Strict):
@@ -56,31 +55,30 @@ class _Projectile(_Strict):
     status: Status
     armament: Literal["catapult", "crossbow", "battering-ram"]
     icon: Icon
-    hits: int = Field(ge=1, le=2)
+    hits: Annotated[int, Meta(ge=1, le=2)]
 
 
 class _DeckCard(_Strict):
     status: Status
-    copies: int = Field(ge=1, le=20)
+    copies: Annotated[int, Meta(ge=1, le=20)]
 
 
 class _MinimumDraw(_Strict):
     status: Status
-    cards: int = Field(ge=0, le=5)
+    cards: Annotated[int, Meta(ge=0, le=5)]
 
 
 class _Draw(_Strict):
     minimum: _MinimumDraw
 
 
-def _spelt(value: dict[str, str]) -> dict[str, str]:
-    """A card's names: English (the fallback) must be there, and none empty."""
+def _spelling_fault(value: dict[str, str]) -> str | None:
+    """What is wrong with a card's names, if anything: English (the fallback) must be there,
+    and none empty."""
     if not value.get("en"):
-        raise ValueError("a name needs its English spelling, en: (the fallback)")
+        return "a name needs its English spelling, en: (the fallback)"
     empty = [lang for lang, text in value.items() if not text.strip()]
-    if empty:
-        raise ValueError(f"the {empty[0]} name is empty")
-    return value
+    return f"the {empty[0]} name is empty" if empty else None
 
 
 class _CardsFile(_Strict):
@@ -88,7 +86,7 @@ class _CardsFile(_Strict):
     draw: _Draw
     projectiles: dict[str, _Projectile]
     deck: dict[str, _DeckCard]
-    names: dict[str, Annotated[dict[str, str], AfterValidator(_spelt)]]
+    names: dict[str, dict[str, str]]  # each entry checked by _spelling_fault
 
 
 @dataclass(frozen=True)
@@ -141,7 +139,13 @@ def _exact(section: str, got: dict[str, object], wanted: tuple[str, ...]) -> Non
 def parse_cards(text: str, source: str = "cards.yaml") -> Cards:
     """Validate the file's text; raises CardDataError naming `source` and the problem."""
     try:
-        data = parse_data(text, source, _CardsFile)
+        doc = load_text(text, source)
+        data = validate(doc, _CardsFile)
+        for card, value in data.names.items():
+            # checked here, not in a __post_init__: Invalid names only the model's own key,
+            # `names`, where this error belongs on the card's line, names.<card>
+            if (fault := _spelling_fault(value)) is not None:
+                raise doc.error(("names", card), fault)
     except SourceError as exc:
         raise CardDataError(str(exc)) from None
     try:

@@ -9,10 +9,9 @@ neither in play nor in the discard pile is "in hand or deck"; that is all a tapp
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
+from tabletap.controller.loading.schema import Meta, Schema, check
 from tabletap.controller.rules.sharing import CopyOnRead, peek, settle
 from tabletap.games.oversiege.rules.data import CASTLE_CARDS, CHAMBER, Cards
 
@@ -23,9 +22,10 @@ HAND_KEPT = 2  # "You must ALWAYS end your turn with two cards in your hand."
 class Side:
     """One player's castle, play area and card counts.
 
-    A plain slotted dataclass, not a pydantic model: the engine copies sides on every play it
-    judges, and states share the sides a play did not touch (see OversiegeState.fork), so a
-    copy must cost next to nothing. JSON is checked by _SideJSON below instead.
+    A plain slotted dataclass, not a Schema: the engine copies sides on every play it judges,
+    and states share the sides a play did not touch (see OversiegeState.fork), so a copy must
+    cost next to nothing (`clone` copies the three lists by hand). JSON is checked by _SideJSON
+    below instead.
     """
 
     hand: int
@@ -120,9 +120,9 @@ class OversiegeState:
 
     @classmethod
     def from_json(cls, data: Any) -> OversiegeState:
-        """Raises pydantic's ValidationError for a state that is not one (a damaged
+        """Raises SchemaError (loading.schema) for a state that is not one (a damaged
         journal)."""
-        checked = _StateJSON.model_validate(data)
+        checked = check(data, _StateJSON)
         return cls(
             players=list(checked.players), teams=[list(t) for t in checked.teams],
             bridge=checked.bridge, first_crown_wins=checked.first_crown_wins,
@@ -135,22 +135,20 @@ class OversiegeState:
         )
 
 
-class _SideJSON(BaseModel):
+class _SideJSON(Schema):
     """The JSON form of a side, checked field by field."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    destroyed: list[str] = Field(default_factory=list)
+    destroyed: list[str] = []
     chamber_open: bool = False
-    armaments: list[str] = Field(default_factory=list)
+    armaments: list[str] = []
     blockade: str | None = None
-    hand: int = Field(ge=0)
-    deck: int = Field(ge=0)
-    discard: list[str] = Field(default_factory=list)
+    hand: Annotated[int, Meta(ge=0)]
+    deck: Annotated[int, Meta(ge=0)]
+    discard: list[str] = []
 
 
-class _StateJSON(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _StateJSON(Schema):
+    """The JSON form of a whole state (the journal's), unknown keys refused."""
 
     players: list[str]
     teams: list[list[str]]
@@ -161,7 +159,7 @@ class _StateJSON(BaseModel):
     turn_number: int = 1
     drawn: int = 0
     sides: dict[str, _SideJSON]
-    winners: list[str] = Field(default_factory=list)
+    winners: list[str] = []
 
 
 def draw_count(side: Side, cards: Cards) -> int:
