@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
 
+from msgspec import Struct
+
 
 class ReaderUnavailable(OSError):
     """The reader did not answer at all (unplugged, not powered, bus hung).
@@ -18,8 +20,7 @@ class ReaderUnavailable(OSError):
     """
 
 
-@dataclass(frozen=True)
-class TagRead:
+class TagRead(Struct, frozen=True):
     """One tag seen in the field: its UID and, when the read worked, its NDEF message bytes."""
 
     uid: bytes
@@ -27,8 +28,7 @@ class TagRead:
     error: str | None = None  # why the NDEF could not be read (tag left mid-read, bad TLV...)
 
 
-@dataclass(frozen=True)
-class Poll:
+class Poll(Struct, frozen=True):
     """One poll of a reader's field.
 
     `garbled` says the reader answered with something that could not be trusted (a bad checksum,
@@ -80,8 +80,7 @@ class Lights(Protocol):
 InputKind = Literal["press", "hold", "lid-open", "lid-closed"]
 
 
-@dataclass(frozen=True)
-class InputEvent:
+class InputEvent(Struct, frozen=True):
     """A button press (short or long) or a lid switch change."""
 
     name: str

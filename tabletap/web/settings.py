@@ -1,12 +1,13 @@
 """The page's own settings: the few config values `tabletap web` serves by, read in a child.
 
 The table's config is checked by its schema (controller/settings/config.py), the same
-file and the same messages as the daemon's. Importing that model and PyYAML into the page would
-keep about 10 MiB in a process that runs all evening on a small Pi (issue 23's page goal is
-45 MiB), though the page needs nine values of it. So the page forks before it loads any of them:
-the child checks the config as every command does (a bad config exits 2 with `file:line: key:
-message`, from the child) and sends back only these values as JSON; its memory goes when it
-exits. The page's process never imports msgspec or PyYAML (tests/web/test_page_settings.py).
+file and the same messages as the daemon's. Importing the config module into the page would
+bring PyYAML and every game's option checks into a process that runs all evening on a small Pi
+(issue 23's page goal is 45 MiB), though the page needs nine values of it. So the page forks
+before it loads any of them: the child checks the config as every command does (a bad config
+exits 2 with `file:line: key: message`, from the child) and sends back only these values as
+JSON; its memory goes when it exits. The page's process never imports PyYAML
+(tests/web/test_page_settings.py).
 """
 
 from __future__ import annotations

@@ -40,6 +40,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from msgspec import Struct
+
 from tabletap.controller.loading.bounded import LimitError, load_json
 from tabletap.controller.state.folder import StateFolder
 from tabletap.controller.state.journal import REQUEST_ID
@@ -64,8 +66,7 @@ def socket_path(state_dir: str | Path) -> Path:
     return StateFolder(state_dir).control_socket
 
 
-@dataclass(frozen=True)
-class Later:
+class Later(Struct, frozen=True):
     """An answer that is not ready yet: `ready()` gives it (or None: not yet), asked at every
     pass of the loop; after `seconds` the client gets `timeout` instead."""
 

@@ -10,21 +10,21 @@ daemon.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct
 
 ID_LIMIT = 100  # a request id is a client's uuid: 32 hex digits
 
 
-@dataclass(frozen=True)
-class Takes:
+class Takes(Struct, frozen=True):
     """The value a request kind takes, in a sentence (`shown`) and as a check, and the
     qualifiers allowed beside it (`{"state": true, "reveal": true}`). The handler checks a
     mapping's own keys; this says only what kind of value may reach it at all."""
 
     shown: str
     check: Callable[[Any], bool]
-    qualifiers: Mapping[str, Takes] = field(default_factory=dict)
+    qualifiers: Mapping[str, Takes] = {}
 
     def with_qualifiers(self, **qualifiers: Takes) -> Takes:
         return Takes(self.shown, self.check, {**self.qualifiers, **qualifiers})

@@ -18,33 +18,31 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from msgspec import Struct
+
 from tabletap.controller.language.messages import msg
 from tabletap.controller.language.said import Said, plain
 from tabletap.controller.rules.base import JSON, Engine, Rejection
 
 
-@dataclass(frozen=True)
-class PiecePlaced:
+class PiecePlaced(Struct, frozen=True):
     """A piece arrived on a reader (identity already resolved to a piece id)."""
 
     reader: str
     piece: str
 
 
-@dataclass(frozen=True)
-class PieceLifted:
+class PieceLifted(Struct, frozen=True):
     reader: str
     piece: str
 
 
-@dataclass(frozen=True)
-class ButtonPressed:
+class ButtonPressed(Struct, frozen=True):
     name: str
     long: bool = False
 
 
-@dataclass(frozen=True)
-class ManualAction:
+class ManualAction(Struct, frozen=True):
     """An action entered by hand (`do:` in a scenario, `tabletap do` at the console)."""
 
     data: JSON
@@ -53,8 +51,7 @@ class ManualAction:
 TableInput = PiecePlaced | PieceLifted | ButtonPressed | ManualAction
 
 
-@dataclass(frozen=True)
-class Pending:
+class Pending(Struct, frozen=True):
     """A gesture is half made (an attack waiting for its target): show `pending`, wait.
 
     With a `count` (the die a short press of `roll` chose, say) the lights show that

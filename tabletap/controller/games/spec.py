@@ -9,6 +9,11 @@ import lazily, so finding the games costs no engine import (`tabletap --help` st
 
 Slots a game may not have are `None` on purpose (a content check for a game with no content
 packs, say); a game that leaves a slot it needs empty fails tests/core/test_game_specs.py.
+
+The spec and its parts are frozen msgspec Structs, built the same way (`GameSpec(name=...)`),
+rather than frozen dataclasses: a Struct class is made in C as it is defined, where a
+dataclass compiles source for each of its methods at every start, and the daemon's start on a
+Pi Zero 2 W is mostly class building (docs/BENCHMARKS.md, "The start, counted").
 """
 
 from __future__ import annotations
@@ -16,8 +21,9 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct
 
 if TYPE_CHECKING:
     import argparse
@@ -61,8 +67,7 @@ def value_of(target: str) -> Callable[[], Any]:
     return get
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(Struct, frozen=True):
     """One game option: its default and the sentence a parent reads beside it (the page's
     set-up form, `tabletap games`). `choices` is empty for a free value (a list, a number)."""
 
@@ -77,8 +82,7 @@ class Option:
             raise ValueError(f"option {self.name}: one label per choice")
 
 
-@dataclass(frozen=True)
-class Players:
+class Players(Struct, frozen=True):
     """The player range, declared. `most_with(options)` narrows `most` where an option does
     (a two-player variant, say); the engine still checks the count it is given."""
 
@@ -90,8 +94,7 @@ class Players:
         return self.most if self.most_with is None else self.most_with(options)
 
 
-@dataclass(frozen=True)
-class Seating:
+class Seating(Struct, frozen=True):
     """How players join at the table's set-up.
 
     `seat_of(piece)` names the player a tapped piece seats (a king's colour, a deck, a hero), or
@@ -103,8 +106,7 @@ class Seating:
     by_button: bool = False
 
 
-@dataclass(frozen=True)
-class SelfPlay:
+class SelfPlay(Struct, frozen=True):
     """Complete games played by the engine alone (`tabletap selfplay`, the bench, property
     tests). `policies` holds at least `random` and `greedy`; `seats(n)` gives n seat names the
     engine accepts; `variants` are the bench's tables, label -> (players, options); `resolve`
@@ -114,8 +116,8 @@ class SelfPlay:
 
     seats: Callable[[int], list[str]]
     policies: Mapping[str, Chooser]
-    variants: Mapping[str, tuple[int, Mapping[str, Any]]] = field(default_factory=dict)
-    options: Mapping[str, Any] = field(default_factory=dict)
+    variants: Mapping[str, tuple[int, Mapping[str, Any]]] = {}
+    options: Mapping[str, Any] = {}
     resolve: Callable[[Any, Any, random.Random], Any] | None = None
     record: Callable[[Any, Any, list[str]], JSON] | None = None
     summary: Callable[[list[JSON], Mapping[str, Any]], JSON] | None = None
@@ -124,18 +126,16 @@ class SelfPlay:
     family_policy: str = "random"
 
 
-@dataclass(frozen=True)
-class SoakCase:
+class SoakCase(Struct, frozen=True):
     """One kind of game the soak (tools/soak.py) kills at random moments: its label, the
     players, and what the scenario-like start needs beyond them (options, setup, backend)."""
 
     label: str
     players: tuple[str, ...]
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = {}
 
 
-@dataclass(frozen=True)
-class Demo:
+class Demo(Struct, frozen=True):
     """A short, known table the benches drive (`make bench`'s voice, Pico and start-up
     figures): the players and forced set-up, `taps`, pieces the game accepts when tapped at a
     reader one after another, each opening the chest, and `again`, one piece accepted again and
@@ -144,12 +144,11 @@ class Demo:
     players: tuple[str, ...]
     taps: tuple[str, ...]
     again: str
-    setup: Mapping[str, Any] = field(default_factory=dict)
-    options: Mapping[str, Any] = field(default_factory=dict)
+    setup: Mapping[str, Any] = {}
+    options: Mapping[str, Any] = {}
 
 
-@dataclass(frozen=True)
-class Page:
+class Page(Struct, frozen=True):
     """The game's view on the phone page: the view's script (a file of the game's package,
     served by `tabletap web` as /views/<game>.js, with its `style` as /views/<game>.css) and
     `extras(engine, state)`, what the view needs beyond the engine's public view, worked out on
@@ -164,8 +163,7 @@ class Page:
     hint: str = ""
 
 
-@dataclass(frozen=True)
-class Content:
+class Content(Struct, frozen=True):
     """A game whose content lives in packs: `check(pack) -> exit status` for `tabletap content
     check PACK`, printing its findings (a pack's name or a maker's folder)."""
 
@@ -173,8 +171,7 @@ class Content:
     what: str  # "a content pack", for the command's help
 
 
-@dataclass(frozen=True)
-class ScoreFile:
+class ScoreFile(Struct, frozen=True):
     """A game that scores a finished position written in a file (`tabletap score GAME FILE`):
     `add_arguments(parser)` adds the game's own flags, `run(args) -> exit status` scores."""
 
@@ -183,8 +180,7 @@ class ScoreFile:
     what: str  # "a finished kingdom written as a kingdom file"
 
 
-@dataclass(frozen=True)
-class GameSpec:
+class GameSpec(Struct, frozen=True):
     """One game, whole. See the module docstring and docs/ADDING-A-GAME.md."""
 
     name: str  # as scenarios, configs, journals and game cards spell it
@@ -219,7 +215,7 @@ class GameSpec:
     # action kinds that only tell the engine what the box gave (no player chose them, so nobody
     # calls them a move): undo goes back over them to the move before and takes them back with
     # it; each says what the family does about it ("tap them again")
-    table_checks: Mapping[str, str] = field(default_factory=dict)
+    table_checks: Mapping[str, str] = {}
 
     def __post_init__(self) -> None:
         if not NAME.match(self.name) or not NAME.match(self.piece_prefix):

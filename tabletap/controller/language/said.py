@@ -13,8 +13,9 @@ what each placeholder holds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct
 
 JSON = dict[str, Any]
 
@@ -23,8 +24,7 @@ def _frozen(params: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
     return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
 
 
-@dataclass(frozen=True, slots=True)
-class Said:
+class Said(Struct, frozen=True):
     """One message: `msgid` (the English) in `domain`, with `plural` and the count `n` for
     plural forms, `context` to tell apart two meanings of the same English words, and named
     `params` substituted as `%(name)s`.
@@ -62,17 +62,15 @@ class Said:
                    data.get("n"), data.get("c"))
 
 
-@dataclass(frozen=True, slots=True)
-class ListOf:
+class ListOf(Struct, frozen=True):
     """Several things said as one list, joined the way the language joins them ("Ann, Bo and
     Cy"; Babel's `format_list`): `style` "standard" for and, "or" for or."""
 
-    items: tuple[Any, ...] = field(default=())
+    items: tuple[Any, ...] = ()
     style: str = "standard"
 
 
-@dataclass(frozen=True, slots=True)
-class Named:
+class Named(Struct, frozen=True):
     """A name that lives in a data file with one spelling per language (a card, an item of a
     content pack): `names` holds (language, name) pairs and must hold English, the
     fallback. `source` names the data file, so a file missing a language is reported once."""

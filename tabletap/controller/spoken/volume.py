@@ -14,9 +14,10 @@ import datetime
 import json
 import logging
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct
 
 log = logging.getLogger("tabletap.voice")
 
@@ -26,8 +27,7 @@ LOWEST = 20  # quieter never goes silent: that is what mute is for
 HIGHEST = 200
 
 
-@dataclass(frozen=True)
-class Level:
+class Level(Struct, frozen=True):
     volume: int
     muted: bool = False
 

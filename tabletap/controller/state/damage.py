@@ -8,8 +8,9 @@ doctor` and the phone page's doctor view). `tabletap journal check` prints the s
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from tabletap.controller.language.messages import msg, msg_n
 from tabletap.controller.language.said import Said
@@ -38,8 +39,7 @@ STOP_FIRST = ("stop the table first (`sudo systemctl stop tabletap`, or Ctrl-C i
               "and start it again afterwards")
 
 
-@dataclass(frozen=True)
-class Damage:
+class Damage(Struct, frozen=True):
     """What is wrong with the journal at `path`, and what each way out keeps."""
 
     path: Path

@@ -32,8 +32,9 @@ from __future__ import annotations
 
 import os
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from tabletap.controller.state.atomic import atomic_write
 
@@ -43,8 +44,7 @@ SLOTS = 2
 STRIDE = 4096  # slot i starts at i * STRIDE: one file-system block (and flash page) each
 
 
-@dataclass(frozen=True)
-class DurablePoint:
+class DurablePoint(Struct, frozen=True):
     """The journal `journal` is durable up to `entries` whole lines (the header included),
     `size` bytes, with `actions` live actions in them."""
 

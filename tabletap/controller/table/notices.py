@@ -13,13 +13,14 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from msgspec import Struct
+
 from tabletap.controller.language.said import Said as Sentence
 
 log = logging.getLogger("tabletap.notices")
 
 
-@dataclass(frozen=True)
-class Said:
+class Said(Struct, frozen=True):
     """A line of the play-by-play, as printed in the table's language (a refusal's line
     included), and the sentence it says, for a page that shows another language."""
 
@@ -27,8 +28,7 @@ class Said:
     sentence: Sentence | None = None
 
 
-@dataclass(frozen=True)
-class Refused:
+class Refused(Struct, frozen=True):
     """An input the table refused: the reason's code and its sentence (in the table's
     language, and as a sentence for a page in another)."""
 
@@ -37,8 +37,7 @@ class Refused:
     sentence: Sentence | None = None
 
 
-@dataclass(frozen=True)
-class Changed:
+class Changed(Struct, frozen=True):
     """What a page shows has changed: `what` is "game" (started, abandoned, finished), "move"
     (accepted or taken back), "setup" (a seat taken, a set-up opened) or "table" (the chest,
     a reader)."""
@@ -46,8 +45,7 @@ class Changed:
     what: str
 
 
-@dataclass(frozen=True)
-class Lights:
+class Lights(Struct, frozen=True):
     """The lights were asked to show `pattern` (in `colour`, with `count`)."""
 
     pattern: str

@@ -24,11 +24,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from msgspec import Struct
+
 from tabletap.controller.ports import Poll, TagRead
 
 
-@dataclass(frozen=True)
-class PresenceEvent:
+class PresenceEvent(Struct, frozen=True):
     kind: Literal["placed", "removed"]
     reader: str
     tag: TagRead

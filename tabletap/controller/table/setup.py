@@ -25,6 +25,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+from msgspec import Struct
+
 from tabletap.controller.games import registry
 from tabletap.controller.games.base import ButtonPressed, PieceLifted, PiecePlaced, TableInput
 from tabletap.controller.language.messages import msg, msg_n
@@ -74,8 +77,7 @@ def title(game: str) -> Said:
     return registry.title_said(game)
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(Struct, frozen=True):
     """What the set-up needs to know of the table to decide: whether a game is under way, the
     game it is (or last was), whether a finished game is still on the table, and the options a
     game would start with."""
@@ -89,8 +91,7 @@ class Table:
 # -- the decisions the session carries out -----------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Wait:
+class Wait(Struct, frozen=True):
     """Say `text` and show `lights` (None: leave them); with `seats`, count them first (and
     the session says the colour of the player who sat last)."""
 
@@ -99,43 +100,37 @@ class Wait:
     seats: tuple[str, ...] | None = None
 
 
-@dataclass(frozen=True)
-class Reject:
+class Reject(Struct, frozen=True):
     rejection: Rejection
 
 
-@dataclass(frozen=True)
-class Quiet:
+class Quiet(Struct, frozen=True):
     """The input means nothing now."""
 
 
-@dataclass(frozen=True)
-class Start:
+class Start(Struct, frozen=True):
     """Start `game` for `players`; the set-up is over if it starts (`TableSetup.started`)."""
 
     game: str
     players: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Undo:
+class Undo(Struct, frozen=True):
     """Take back the last move (or say there is nothing to take back)."""
 
 
-@dataclass(frozen=True)
-class Abandon:
+class Abandon(Struct, frozen=True):
     """Abandon the game under way, then carry out `then` (the set-up the last card opens)."""
 
     then: Wait | Reject
 
 
-@dataclass(frozen=True)
-class GoOn:
+class GoOn(Struct, frozen=True):
     """The family changed their mind: say so, and let the game have the input."""
 
     # TRANSLATORS: said when the family started the undo or abandon gesture and then did
     # something else: the game continues
-    text: Said = field(default_factory=lambda: msg("The game goes on."))
+    text: Said = msgspec.field(default_factory=lambda: msg("The game goes on."))
 
 
 Decision = Wait | Reject | Quiet | Start | Undo | Abandon | GoOn

@@ -12,11 +12,11 @@ daemon knows only the protocol: `handle.wait_all(handles_of_that_kind, timeout)`
 from __future__ import annotations
 
 import selectors
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 
-@dataclass(frozen=True)
-class FdWait:
+class FdWait(Struct, frozen=True):
     """A file descriptor that becomes readable when the chip's answer starts to arrive."""
 
     fd: int

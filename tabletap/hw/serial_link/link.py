@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import serial
+from msgspec import Struct
 
 from tabletap.firmware import protocol
 from tabletap.hw.serial_link.discovery import find_port
@@ -48,8 +49,7 @@ class LinkCrashed(LinkError):
     """The link thread stopped on an unexpected error; nothing more reaches the board."""
 
 
-@dataclass(frozen=True)
-class Hello:
+class Hello(Struct, frozen=True):
     fw: str
     proto: int
     boot: int

@@ -7,8 +7,9 @@ sentence as the same action made at the table.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from tabletap.controller.language.said import Said
 from tabletap.controller.rules.base import JSON, Rejection
@@ -17,34 +18,29 @@ from tabletap.games.magic_keys.words import msg
 Face = int | str  # 1, 2, 3, 4 or "moon"
 
 
-@dataclass(frozen=True)
-class TryKey:
+class TryKey(Struct, frozen=True):
     """The pulled key tried at the chest: `<colour>/<n>` or `gold`."""
 
     key: str
 
 
-@dataclass(frozen=True)
-class Pond:
+class Pond(Struct, frozen=True):
     """A revealed fake key thrown into the magic pond."""
 
     key: str
 
 
-@dataclass(frozen=True)
-class EndTurn:
+class EndTurn(Struct, frozen=True):
     """The end-turn button: the turn ended in all moons."""
 
 
-@dataclass(frozen=True)
-class Roll:
+class Roll(Struct, frozen=True):
     """Digital dice: roll the dice still available; None lets the engine draw the faces."""
 
     dice: tuple[Face, ...] | None = None
 
 
-@dataclass(frozen=True)
-class Move:
+class Move(Struct, frozen=True):
     """Digital dice: move the pawn by one of the number dice showing."""
 
     steps: int
