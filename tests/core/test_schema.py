@@ -45,6 +45,22 @@ def test_keys_of_dicts_in_dicts_are_both_found() -> None:
     assert located(data) == (("nested", "y", "q", "bogus"), "unknown key (a typo?)")
 
 
+class Named(Schema):
+    names: dict[str, str] = {}
+
+    def __post_init__(self) -> None:
+        for key, name in self.names.items():
+            if not name:
+                raise Invalid(("names", key), "a name may not be empty")
+
+
+def test_a_models_own_check_may_name_an_entry_below_it() -> None:
+    with pytest.raises(SchemaError) as err:
+        check({"inner": {"names": {"a": "x", "b": ""}}}, dict[str, Named])
+    assert (err.value.loc, err.value.message) == (("inner", "names", "b"),
+                                                  "a name may not be empty")
+
+
 def test_a_models_own_check_names_its_field() -> None:
     assert located({"need": 1, "parts": {"a": {"low": 5}}}) == (
         ("parts", "a", "high"), "must be greater than low (5)")

@@ -63,3 +63,14 @@ def test_broken_files_fail_loudly(old, new, words):
     with pytest.raises(CardDataError) as info:
         parse_cards(TEXT.replace(old, new, 1), "cards.yaml")
     assert words in str(info.value) and str(info.value).startswith("cards.yaml")
+
+
+def test_a_card_name_without_english_is_named_at_its_own_line():
+    """A card's names need English, the fallback (cards.yaml's `names:` comment): the error
+    says which card, on its line, not just `names`."""
+    old = "  tower/1: {en: tower 1, de: Turm 1,"
+    line = TEXT[:TEXT.index(old)].count("\n") + 1
+    with pytest.raises(CardDataError) as info:
+        parse_cards(TEXT.replace(old, "  tower/1: {de: Turm 1,", 1), "cards.yaml")
+    assert str(info.value).startswith(f"cards.yaml:{line}:3: names.tower/1: a name needs its "
+                                      "English spelling")

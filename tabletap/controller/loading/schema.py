@@ -32,11 +32,12 @@ M = TypeVar("M")
 
 class Invalid(ValueError):
     """A model's own check of one of its keys, raised in `__post_init__`: `field` is the key
-    the message is about (the message itself is for the person who wrote the file)."""
+    the message is about, or a key path below the model (`("names", card)`) when it is about
+    one entry of a dict (the message itself is for the person who wrote the file)."""
 
-    def __init__(self, field: str, message: str) -> None:
+    def __init__(self, field: str | Loc, message: str) -> None:
         super().__init__(message)
-        self.field = field
+        self.loc: Loc = (field,) if isinstance(field, str) else tuple(field)
         self.message = message
 
 
@@ -80,7 +81,7 @@ class Schema(msgspec.Struct, metaclass=_KeywordOnly, forbid_unknown_fields=True)
         the types of the new values are not checked (they come from code, not from a file)."""
         return msgspec.structs.replace(self, **update) if update else self
 
-    def model_dump(self, mode: str = "python") -> dict[str, Any]:
+    def model_dump(self) -> dict[str, Any]:
         """Plain dicts and lists (tuples as lists), as JSON or YAML would hold them."""
         dumped: dict[str, Any] = msgspec.to_builtins(self)
         return dumped
@@ -112,7 +113,7 @@ def _located(exc: msgspec.ValidationError, data: Any, model: Any, strict: bool) 
     if not whole:  # a dict's key not found again: say where msgspec's path stops
         return SchemaError(loc, f"{message} (at {path})")
     if isinstance(cause, Invalid):
-        return SchemaError((*loc, cause.field), cause.message)
+        return SchemaError((*loc, *cause.loc), cause.message)
     if parsed["key"]:
         return _bad_key(loc, message, _walk(data, loc), _types_at(model, loc), strict)
     if unknown := _UNKNOWN.match(message):

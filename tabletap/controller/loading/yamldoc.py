@@ -26,7 +26,7 @@ from tabletap.controller.loading.bounded import (
     check_tree,
     place,
 )
-from tabletap.controller.loading.schema import Loc, SchemaError, check
+from tabletap.controller.loading.schema import Loc, SchemaError, check, loc_text
 
 MAX_ALIASES = 100
 
@@ -71,7 +71,7 @@ class YamlDoc:
         return None if found is None else self.columns.get(found)
 
     def error(self, loc: Loc, message: str) -> SourceError:
-        key = ".".join(str(p) for p in loc) or None
+        key = loc_text(loc) or None
         return SourceError(self.path, self.line_of(loc), key, message, self.column_of(loc))
 
 

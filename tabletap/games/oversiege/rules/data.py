@@ -14,8 +14,8 @@ from importlib import resources
 from typing import Annotated, Literal
 
 from tabletap.controller.language.said import Named
-from tabletap.controller.loading.schema import Meta, Schema
-from tabletap.controller.loading.yamldoc import SourceError, load_text, validate
+from tabletap.controller.loading.schema import Invalid, Meta, Schema
+from tabletap.controller.loading.yamldoc import SourceError, parse_data
 
 Status = Literal["confirmed", "likely", "guess"]
 Icon = Literal["stone", "bolt", "ram"]
@@ -86,7 +86,12 @@ class _CardsFile(_Strict):
     draw: _Draw
     projectiles: dict[str, _Projectile]
     deck: dict[str, _DeckCard]
-    names: dict[str, dict[str, str]]  # each entry checked by _spelling_fault
+    names: dict[str, dict[str, str]]
+
+    def __post_init__(self) -> None:
+        for card, value in self.names.items():
+            if (fault := _spelling_fault(value)) is not None:
+                raise Invalid(("names", card), fault)
 
 
 @dataclass(frozen=True)
@@ -139,13 +144,7 @@ def _exact(section: str, got: dict[str, object], wanted: tuple[str, ...]) -> Non
 def parse_cards(text: str, source: str = "cards.yaml") -> Cards:
     """Validate the file's text; raises CardDataError naming `source` and the problem."""
     try:
-        doc = load_text(text, source)
-        data = validate(doc, _CardsFile)
-        for card, value in data.names.items():
-            # checked here, not in a __post_init__: Invalid names only the model's own key,
-            # `names`, where this error belongs on the card's line, names.<card>
-            if (fault := _spelling_fault(value)) is not None:
-                raise doc.error(("names", card), fault)
+        data = parse_data(text, source, _CardsFile)
     except SourceError as exc:
         raise CardDataError(str(exc)) from None
     try:
