@@ -101,6 +101,84 @@ def test_a_request_is_served_during_the_wait_which_goes_on(tmp_path: Path) -> No
         os.close(w)
 
 
+def test_a_reader_stays_registered_while_its_handle_is_the_same_and_a_new_one_is_seen(
+) -> None:
+    """A reader's handle is registered once for as long as it is the same object (two
+    `epoll_ctl` a pass saved); a new handle on a reused descriptor number, a port closed and
+    opened again, is registered afresh and its answer ends the wait."""
+    r, w = os.pipe()
+    waiter = LoopWaiter()
+    calls: list[str] = []
+    real = waiter._selector
+    register, unregister = real.register, real.unregister
+
+    def counting_register(fd, events, data=None):  # type: ignore[no-untyped-def]
+        calls.append("register")
+        return register(fd, events, data)
+
+    def counting_unregister(fd):  # type: ignore[no-untyped-def]
+        calls.append("unregister")
+        return unregister(fd)
+
+    real.register, real.unregister = counting_register, counting_unregister  # type: ignore
+    try:
+        handle = _Fd(r)
+        for _ in range(3):
+            assert waiter.wait(0.01, [handle], None, None) is None
+        assert calls == ["register"]
+        os.close(r)
+        os.close(w)
+        r, w = os.pipe()  # the lowest free numbers: the same as before
+        assert r == handle.fd
+        os.write(w, b"\x01")
+        assert waiter.wait(30.0, [_Fd(r)], None, None) == READER
+        assert calls == ["register", "unregister", "register"]
+    finally:
+        waiter.close()
+        os.close(r)
+        os.close(w)
+
+
+def test_a_loop_with_no_time_left_still_takes_a_new_console(tmp_path: Path) -> None:
+    """The loop takes no new console after its passes (serve_pending(accept=False)), so a
+    wait with its time already spent (a slow pass) still asks the selector, without waiting,
+    and serves what came."""
+    server = ControlServer(tmp_path / "control.sock", lambda req: {"ok": True})
+    waiter = LoopWaiter()
+    seen: dict[str, object] = {}
+    thread = threading.Thread(
+        target=lambda: seen.update(answer=request(server.path, {"state": True}, timeout=5.0)))
+    thread.start()
+    try:
+        deadline = time.monotonic() + 5
+        while "answer" not in seen and time.monotonic() < deadline:
+            server.serve_pending(accept=False)  # the pass's own call: takes nobody new
+            assert waiter.wait(0.0, [], server.sockets, server.serve_pending) is None
+            time.sleep(0.01)
+        thread.join(10)
+        assert seen["answer"] == {"ok": True}
+    finally:
+        waiter.close()
+        server.close()
+
+
+def test_after_a_pass_the_loop_leaves_new_consoles_to_its_wait(tmp_path: Path) -> None:
+    server = ControlServer(tmp_path / "control.sock", lambda req: {"ok": True})
+    import socket
+    client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        client.connect(str(server.path))
+        client.sendall(b'{"state": true}\n')
+        server.serve_pending(accept=False)
+        assert server.clients == []
+        server.serve_pending()
+        client.settimeout(5)
+        assert b'"ok": true' in client.recv(4096)
+    finally:
+        client.close()
+        server.close()
+
+
 class _Reader:
     def __init__(self, due: float | None) -> None:
         self.name = "chest"

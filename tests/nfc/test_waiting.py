@@ -256,6 +256,30 @@ def test_uart_reader_waits_on_its_real_serial_port():
         pty.close()
 
 
+def test_a_uart_reader_offers_one_handle_while_its_port_stays_open():
+    """The loop's selector keeps a reader registered while it sees the same handle (table/
+    waiter.py), so the handle must change exactly when the port does: the same object from
+    wait to wait, a new one once the port was closed and opened again (a descriptor closed
+    and reused under the same number would otherwise stay out of the kernel's set)."""
+    field: list[Ntag] = []
+    pty = PtyChip(Pn532Chip(field=lambda: field))
+    reader = build_uart("chest", ReaderConfig(transport="uart", port=pty.port), {})
+    try:
+        loop = PollLoop(reader, reader.clock)
+        loop.run_for(0.4)
+        first = reader.wait_handle()
+        assert isinstance(first, FdWait)
+        loop.run_for(0.6)  # a renewal of the armed listing: the same open port
+        assert reader.wait_handle() is first
+        reader.transport.disconnect()
+        loop.run_for(0.6)  # the next poll reopens the port and arms again
+        again = reader.wait_handle()
+        assert isinstance(again, FdWait) and again is not first
+    finally:
+        reader.close()
+        pty.close()
+
+
 def test_a_poked_pty_chip_answers_its_armed_listing_at_once():
     """The benchmark's emulator (bench/live) looks at its field when poked, not at its next
     step: a tap is seen the moment it happens, and an idle emulator sleeps."""

@@ -137,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
             started = clock.now()
             daemon.tick()
             systemd.ping(started)
-            control.serve_pending()
+            control.serve_pending(accept=False)  # new consoles: in the wait below
             if simulator is not None:
                 simulator.tick(clock.now())
             wait = daemon.pause(config.poll.period, config.poll.resting_period,

@@ -87,11 +87,14 @@ class LoopWaiter:
                 os.close(fd)
 
     def _watch(self, wanted: dict[int, tuple[Any, str]]) -> None:
-        """Sockets and the console stay registered while the same object holds the fd; a
-        reader's fd is registered afresh at each wait, as a port closed and reopened on the
-        same number would otherwise be left out of the kernel's set without a word."""
+        """Everything stays registered while the same object holds the fd. A reader's handle
+        is one object for as long as its port stays open (UartTransport.wait_handle), so a
+        port closed and reopened on the same number comes with a new handle and is
+        registered afresh, not left out of the kernel's set without a word (epoll forgets a
+        closed descriptor). Registering every reader at every wait cost two `epoll_ctl` a
+        pass."""
         for fd in [fd for fd, (obj, kind) in self._watched.items()
-                   if fd not in wanted or wanted[fd][0] is not obj or kind == READER]:
+                   if fd not in wanted or wanted[fd][0] is not obj]:
             with contextlib.suppress(KeyError, ValueError, OSError):
                 self._selector.unregister(fd)
             del self._watched[fd]
@@ -135,10 +138,12 @@ class LoopWaiter:
             if console is not None and not console.closed and self._console_polled:
                 if self._hand_over(console):
                     return CONSOLE
+            # With the pass's time already spent (a slow pass, a failing reader's timeouts)
+            # the selector is still asked, without waiting: the loop takes no new console
+            # after its passes (ControlServer.serve_pending(accept=False)), so a busy loop
+            # must take them here.
             left = end - time.monotonic()
-            if left <= 0:
-                return None
-            kinds = {key.data for key, _ in self._selector.select(left)}
+            kinds = {key.data for key, _ in self._selector.select(max(0.0, left))}
             if WAKE in kinds:
                 with contextlib.suppress(OSError):
                     os.read(self._wake_r, 4096)
@@ -151,7 +156,7 @@ class LoopWaiter:
                     end = min(end, time.monotonic() + after_request)
             if READER in kinds:
                 return READER
-            if not kinds:
+            if not kinds or left <= 0:
                 return None
 
     def _hand_over(self, console: Console) -> bool:

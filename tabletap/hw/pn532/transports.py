@@ -83,6 +83,7 @@ class UartTransport:
         self.reset = reset
         self._port: SerialLike | None = None
         self._framed: FramedSerial | None = None
+        self._wait: FdWait | None = None  # the open port's handle (wait_handle)
         self.description = description
 
     def connect(self) -> PN532:
@@ -113,7 +114,11 @@ class UartTransport:
         own = getattr(port, "wait_handle", None)
         if own is not None:
             return own()
-        return FdWait(port.fileno())  # type: ignore[attr-defined]
+        # one handle while the port stays open: the loop's selector keeps it registered for
+        # as long as it sees the same handle, and registers a new one afresh (table/waiter.py)
+        if self._wait is None:
+            self._wait = FdWait(port.fileno())  # type: ignore[attr-defined]
+        return self._wait
 
     def abort(self) -> None:
         """Send the chip an ACK frame, which aborts the command it is working on."""
@@ -121,7 +126,7 @@ class UartTransport:
             self._framed.write(ACK_FRAME)
 
     def disconnect(self) -> None:
-        port, self._port, self._framed = self._port, None, None
+        port, self._port, self._framed, self._wait = self._port, None, None, None
         if port is not None:
             try:
                 port.close()
