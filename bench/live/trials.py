@@ -34,6 +34,7 @@ class Figures:
     seen: list[float] = field(default_factory=list)  # tap -> the daemon's `placed` log line
     accepted: int = 0
     cpu_s: float = 0.0
+    wall_s: float = 0.0  # the run's wall-clock time, over which cpu_s was spent
     new_games: int = 0
 
 
@@ -61,7 +62,7 @@ def run_trials(rig: Rig, trials: int, seed: int = 1) -> Figures:
     piece = rig.demo.again
     again = SimTag(uid=uid_for("bench:again"), ndef=encode_piece(piece), piece=piece)
     out = Figures()
-    cpu0 = cpu_s(rig.pid)
+    cpu0, wall0 = cpu_s(rig.pid), time.monotonic()
     n = 0
     # The again tag's first placement is a first tap (the reader has never seen it, so it reads
     # its NDEF): measured as one, or "again" would hold one first tap a run.
@@ -98,6 +99,7 @@ def run_trials(rig: Rig, trials: int, seed: int = 1) -> Figures:
         (out.first_lights if first_time else out.again_lights).append(lights - t0)
         rig.wait_settled(quiet=0.25)
     out.cpu_s = cpu_s(rig.pid) - cpu0
+    out.wall_s = time.monotonic() - wall0
     return out
 
 
