@@ -73,6 +73,30 @@ def test_the_link_waits_for_a_board_plugged_in_later(tmp_path: Path) -> None:
         board.close()
 
 
+def test_a_real_port_carries_the_link_on_its_descriptor_not_through_pyserial(
+        board: SimBoard, monkeypatch: pytest.MonkeyPatch) -> None:
+    """pyserial opens and configures the board's port; the frames then go straight onto its
+    descriptor (hw/serial_fd.py), since pyserial's read selects again and its write selects
+    after writing, for every command and its ack all evening."""
+    import serial
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a frame went through pyserial's read or write")
+
+    monkeypatch.setattr(serial.Serial, "read", refused)
+    monkeypatch.setattr(serial.Serial, "write", refused)
+    link = link_to(board)  # hello and the config: both ways already
+    try:
+        assert link.submit({"op": "latch", "open": True}).wait(2)
+        assert [e.body["op"] for e in board.recorder.executed] == ["cfg", "latch"]
+        board.unplug()  # the descriptor fails; the link reopens the port, on pyserial again
+        ticket = link.submit({"op": "latch", "open": False})
+        board.replug()
+        assert ticket.wait(3) and ticket.ok and link.stats["connects"] == 2
+    finally:
+        link.close()
+
+
 def test_an_unplug_loses_nothing_and_runs_nothing_twice(board: SimBoard) -> None:
     link = link_to(board)
     try:

@@ -28,6 +28,8 @@ import select
 import time
 from typing import Protocol
 
+from tabletap.hw.serial_fd import port_descriptor, write_all
+
 
 class SerialLike(Protocol):
     timeout: float | None
@@ -58,19 +60,6 @@ MAX_GARBAGE = 64  # bytes skipped looking for a start code before giving up on a
 
 
 READ_CHUNK = 256  # bytes asked of the descriptor at once: a reply and more
-WRITE_LIMIT = 1.0  # seconds a frame may wait for room in the port's output buffer
-
-
-def port_descriptor(port: object) -> int | None:
-    """The descriptor of a port that is a plain POSIX `serial.Serial` (pyserial's own class, no
-    subclass or URL handler, whose reads may mean something else), open; None otherwise."""
-    try:
-        from serial.serialposix import Serial as PosixSerial
-    except ImportError:  # not on POSIX
-        return None
-    if type(port) is not PosixSerial or not port.is_open:
-        return None
-    return port.fileno()
 
 
 class FramedSerial:
@@ -85,26 +74,9 @@ class FramedSerial:
         try:
             if self._fd is None:
                 return self.port.write(data)
-            return self._write_fd(data)
+            return write_all(self._fd, data)
         except OSError as exc:
             raise PortGone(f"serial port failed: {exc}") from exc
-
-    def _write_fd(self, data: bytes) -> int:
-        """The whole frame onto the descriptor (pyserial opens it non-blocking): a write the
-        output buffer takes at once, which a frame of a few dozen bytes always is on a port
-        that works; one stuck for `WRITE_LIMIT` is a failed port."""
-        view = memoryview(data)
-        deadline = time.monotonic() + WRITE_LIMIT
-        while view:
-            try:
-                view = view[os.write(self._fd, view):]  # type: ignore[arg-type]
-                continue
-            except BlockingIOError:
-                pass
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([], [self._fd], [], left)[1]:
-                raise OSError(f"could not write to the port for {WRITE_LIMIT:g} s")
-        return len(data)
 
     def _read_fd(self, size: int, timeout: float) -> bytes:
         """At least `size` bytes (fewer when `timeout` runs out first), and whatever else has

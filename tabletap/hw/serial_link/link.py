@@ -25,6 +25,7 @@ import serial
 from msgspec import Struct
 
 from tabletap.firmware import protocol
+from tabletap.hw.serial_fd import port_descriptor, write_all
 from tabletap.hw.serial_link.discovery import find_port
 
 log = logging.getLogger("tabletap.serial")
@@ -109,6 +110,7 @@ class BoardLink:
         self.stats = {"sent": 0, "resent": 0, "acks": 0, "events": 0, "connects": 0,
                       "resyncs": 0, "bad_frames": 0}
         self._ser: serial.Serial | None = None
+        self._fd: int | None = None  # the port's descriptor, when it is a plain POSIX one
         self._decoder = protocol.Decoder()
         self._ready = False  # hello exchanged with the running boot
         self._port_path = port or ""
@@ -255,6 +257,9 @@ class BoardLink:
             self._last_error = str(e)
             return False
         self._port_path = path
+        # bytes on the descriptor itself where pyserial allows (hw/serial_fd.py): pyserial's
+        # read selects again and its write selects after writing, a command and its ack
+        self._fd = port_descriptor(self._ser)
         self._decoder = protocol.Decoder()
         self._ready = False
         self._last_hello_tx = 0.0
@@ -263,7 +268,7 @@ class BoardLink:
         return True
 
     def _close_port(self) -> None:
-        ser, self._ser = self._ser, None
+        ser, self._ser, self._fd = self._ser, None, None
         self._ready = False
         if ser is not None:
             try:
@@ -273,7 +278,11 @@ class BoardLink:
 
     def _send(self, kind: str, seq: int, body: dict[str, Any]) -> None:
         assert self._ser is not None
-        self._ser.write(protocol.encode(kind, seq, body))
+        frame = protocol.encode(kind, seq, body)
+        if self._fd is not None:
+            write_all(self._fd, frame)
+        else:
+            self._ser.write(frame)
         self._last_tx = time.monotonic()
 
     def _service(self) -> None:
@@ -307,12 +316,18 @@ class BoardLink:
                 log.warning("the board has said nothing for %.1f s; saying hello again",
                             now - self._last_rx)
                 self._ready = False
-        fd = self._ser.fileno()
+        fd = self._fd if self._fd is not None else self._ser.fileno()
         readable, _, _ = select.select([fd, self._wake_r], [], [], timeout)
         if self._wake_r in readable:
             os.read(self._wake_r, 512)
         if fd in readable:
-            data = self._ser.read(self._ser.in_waiting or 1)
+            if self._fd is not None:
+                try:
+                    data = os.read(fd, 4096)
+                except BlockingIOError:  # taken by another reader of the port meanwhile
+                    return
+            else:
+                data = self._ser.read(self._ser.in_waiting or 1)
             if not data:
                 raise serial.SerialException("the port reported data but gave none (unplugged)")
             bad = self._decoder.bad
