@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import pytest
 
@@ -233,16 +236,27 @@ def test_fd_wait_returns_when_a_descriptor_is_readable():
             os.close(fd)
 
 
-def test_uart_reader_waits_on_its_real_serial_port():
-    """The table's path: `transport: uart`, real pyserial on a tty, the loop waiting on the
-    port's file descriptor with selectors, the emulated chip at the far end answering the armed
-    listing when a tag arrives."""
+@contextmanager
+def _uart_table() -> Iterator[tuple[list[Ntag], PtyChip, Any, PollLoop]]:
+    """A `transport: uart` reader on real pyserial over a pty, the emulated chip at the far
+    end, its loop run until the empty reader waits (an armed listing outstanding)."""
     field: list[Ntag] = []
     pty = PtyChip(Pn532Chip(field=lambda: field))
     reader = build_uart("chest", ReaderConfig(transport="uart", port=pty.port), {})
     try:
         loop = PollLoop(reader, reader.clock)
         loop.run_for(0.4)
+        yield field, pty, reader, loop
+    finally:
+        reader.close()
+        pty.close()
+
+
+def test_uart_reader_waits_on_its_real_serial_port():
+    """The table's path: `transport: uart`, real pyserial on a tty, the loop waiting on the
+    port's file descriptor with selectors, the emulated chip at the far end answering the armed
+    listing when a tag arrives."""
+    with _uart_table() as (field, pty, reader, loop):
         handle = reader.wait_handle()
         assert isinstance(handle, FdWait) and pty.chip.armed is not None
         t0 = time.monotonic()
@@ -251,9 +265,6 @@ def test_uart_reader_waits_on_its_real_serial_port():
         field.append(SimTag.for_piece(GOLD).memory)
         seen = loop.run_until(lambda evs: any(e.kind == "placed" for e in evs), limit=2)
         assert seen is not None
-    finally:
-        reader.close()
-        pty.close()
 
 
 def test_a_uart_reader_offers_one_handle_while_its_port_stays_open():
@@ -261,12 +272,7 @@ def test_a_uart_reader_offers_one_handle_while_its_port_stays_open():
     waiter.py), so the handle must change exactly when the port does: the same object from
     wait to wait, a new one once the port was closed and opened again (a descriptor closed
     and reused under the same number would otherwise stay out of the kernel's set)."""
-    field: list[Ntag] = []
-    pty = PtyChip(Pn532Chip(field=lambda: field))
-    reader = build_uart("chest", ReaderConfig(transport="uart", port=pty.port), {})
-    try:
-        loop = PollLoop(reader, reader.clock)
-        loop.run_for(0.4)
+    with _uart_table() as (_, _, reader, loop):
         first = reader.wait_handle()
         assert isinstance(first, FdWait)
         loop.run_for(0.6)  # a renewal of the armed listing: the same open port
@@ -275,9 +281,6 @@ def test_a_uart_reader_offers_one_handle_while_its_port_stays_open():
         loop.run_for(0.6)  # the next poll reopens the port and arms again
         again = reader.wait_handle()
         assert isinstance(again, FdWait) and again is not first
-    finally:
-        reader.close()
-        pty.close()
 
 
 def test_a_poked_pty_chip_answers_its_armed_listing_at_once():
