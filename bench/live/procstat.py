@@ -8,16 +8,26 @@ from pathlib import Path
 TICK = os.sysconf("SC_CLK_TCK")
 
 
+def _stat_cpu_s(stat: Path) -> float:
+    """User + system CPU seconds in a /proc `stat` file (fields after the command's name)."""
+    fields = stat.read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
 def cpu_s(pid: int) -> float:
     """User + system CPU seconds of process `pid` (its threads included)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
+    return _stat_cpu_s(Path(f"/proc/{pid}/stat"))
 
 
 def thread_cpu_s(tid: int) -> float:
     """CPU seconds of one thread of this process (the emulator's serving thread)."""
-    fields = Path(f"/proc/self/task/{tid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
+    return _stat_cpu_s(Path(f"/proc/self/task/{tid}/stat"))
+
+
+def threads_cpu_s(pid: int) -> dict[int, float]:
+    """CPU seconds of each thread of process `pid`, by thread id (the main thread's is `pid`)."""
+    return {int(task.name): _stat_cpu_s(task / "stat")
+            for task in Path(f"/proc/{pid}/task").iterdir()}
 
 
 def memory_mib(pid: int) -> tuple[float, float]:

@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.live.procstat import TICK
+from bench.live.procstat import threads_cpu_s
 from bench.live.rig import Rig
 from bench.live.trials import run_trials
 
@@ -37,12 +37,8 @@ WRAPPER = Path(__file__).with_name("stopwatched.py")
 def _threads(pid: int) -> dict[str, float]:
     """CPU seconds of each thread: the loop's ("main") and the others by id (Python names its
     threads for itself only: the kernel's name is the program's for all of them)."""
-    out: dict[str, float] = {}
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        name = "main" if task.name == str(pid) else f"thread {task.name}"
-        fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
-        out[name] = (int(fields[11]) + int(fields[12])) / TICK
-    return out
+    return {"main" if tid == pid else f"thread {tid}": cpu
+            for tid, cpu in threads_cpu_s(pid).items()}
 
 
 def _snapshot(pid: int, path: Path, count: int) -> dict:

@@ -93,7 +93,7 @@ class LoopWaiter:
         registered afresh, not left out of the kernel's set without a word (epoll forgets a
         closed descriptor). Registering every reader at every wait cost two `epoll_ctl` a
         pass."""
-        for fd in [fd for fd, (obj, kind) in self._watched.items()
+        for fd in [fd for fd, (obj, _) in self._watched.items()
                    if fd not in wanted or wanted[fd][0] is not obj]:
             with contextlib.suppress(KeyError, ValueError, OSError):
                 self._selector.unregister(fd)
