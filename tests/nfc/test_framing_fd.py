@@ -10,10 +10,12 @@ import os
 import threading
 import time
 import tty
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 import serial
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tabletap.controller.settings.config import ReaderConfig
 from tabletap.controller.table.identity import decode_piece
@@ -118,3 +120,59 @@ def test_a_closed_far_end_is_a_port_gone_not_a_silent_chip(line):
     assert not isinstance(caught.value, ReplyTimeout)
     with pytest.raises(PortGone):
         framed.write(REPLY)
+
+
+class _Arriving:
+    """A port whose bytes arrive `chunk` at a time (pyserial's `read` with a timeout: what has
+    arrived, never more than asked for)."""
+
+    timeout: float | None = 0.05
+
+    def __init__(self, data: bytes, chunk: int) -> None:
+        self._data = bytearray(data)
+        self._chunk = chunk
+
+    @property
+    def in_waiting(self) -> int:
+        return min(len(self._data), self._chunk)
+
+    def read(self, size: int = 1) -> bytes:
+        got = bytes(self._data[:size])
+        del self._data[:size]
+        return got
+
+    def reset_input_buffer(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _frames(read: Callable[[FramedSerial], bytes], data: bytes, chunk: int) -> list[bytes]:
+    framed = FramedSerial(_Arriving(data, chunk), 0.05)  # type: ignore[arg-type]
+    out = []
+    while framed._stash or framed.port.in_waiting:
+        framed.in_waiting  # noqa: B018 - the driver asks first, which fills the stash
+        frame_bytes = read(framed)
+        assert frame_bytes, "a read with bytes waiting took none of them"
+        out.append(frame_bytes)
+    return out
+
+
+_PIECES = st.one_of(
+    st.sampled_from([ACK, bytes([0x00, 0x00, 0xFF, 0xFF, 0x00, 0x00]), REPLY]),
+    st.binary(min_size=0, max_size=40).map(lambda body: frame(bytes([0xD5]) + body)),
+    st.binary(min_size=0, max_size=12),  # noise, a cut frame's rest, a lone start code
+    st.sampled_from([b"\x00", b"\x00\xff", b"\x00\x00\xff\x03", b"\xff"]),
+    st.integers(56, 70).map(lambda n: b"\x01" * n),  # about MAX_GARBAGE bytes of garbage
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(pieces=st.lists(_PIECES, max_size=8), chunk=st.integers(1, 80))
+def test_a_frame_cut_from_the_stash_is_the_frame_read_byte_by_byte(pieces, chunk):
+    """`read` cuts a frame that is already in the stash in one slice (its fast path); on any
+    bytes, arriving in any chunks, it must give the frames the byte-by-byte reading gives."""
+    data = b"".join(pieces)
+    assert _frames(FramedSerial.read, data, chunk) == _frames(
+        FramedSerial._read_bytewise, data, chunk)
