@@ -26,8 +26,7 @@ raises: the first contact happens in the first poll.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -104,6 +103,46 @@ class _Cached:
     absent: int = 0
 
 
+class _Wire:
+    """Around every exchange with the chip: the driver's failures, sorted into silence
+    (NoAnswer, after draining the line), a port that failed (NoAnswer with port_gone) and a
+    reply that cannot be trusted (Garbled). A class with `__exit__` rather than a
+    generator-based context manager: it is entered a dozen times and more a tap, and a
+    generator made and run at each of them was the larger part of the reader's own cost per
+    exchange after the driver's."""
+
+    __slots__ = ("reader",)
+
+    def __init__(self, reader: Pn532Reader) -> None:
+        self.reader = reader
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: object) -> bool:
+        if kind is None:
+            return False
+        reader = self.reader
+        if issubclass(kind, (ReplyTimeout, BusTimeout)):  # before OSError: a ReplyTimeout is one
+            reader._armed_at = None
+            reader._resync()
+            raise NoAnswer(str(exc)) from None
+        if issubclass(kind, BusyError):
+            reader._armed_at = None
+            reader._resync()
+            raise NoAnswer(f"empty read ({exc})") from None
+        if issubclass(kind, (OSError, PortGone)):
+            reader._armed_at = None
+            raise NoAnswer(f"serial port failed ({exc})", port_gone=True) from None
+        if issubclass(kind, GARBLED_ERRORS):
+            reader._armed_at = None
+            reader._resync()
+            assert exc is not None
+            raise Garbled(" ".join(str(a) for a in exc.args) or kind.__name__) from None
+        return False
+
+
 class Pn532Reader:
     """One PN532 on one transport. Implements TagReader and TagWriter."""
 
@@ -168,6 +207,7 @@ class Pn532Reader:
         self._target: dict[bytes, int] = {}  # the tag a TagWriter call is working on
         self._opaque: set[bytes] = set()  # UIDs listed with a SEL_RES that is not type 2
         self.stats = {"polls": 0, "garbled": 0, "no_answer": 0, "reads": 0, "starts": 0}
+        self._wire = _Wire(self)  # entered around every exchange
 
     # --- the wire ------------------------------------------------------------------------------
     def _call(self, command: int, params: bytes | list[int], response_length: int) -> bytes:
@@ -175,7 +215,7 @@ class Pn532Reader:
         pn = self._pn
         if pn is None:
             raise NoAnswer("the reader is not initialised")
-        with self._wire():
+        with self._wire:
             resp = pn.call_function(
                 command, response_length=response_length, params=params, timeout=self.call_timeout
             )
@@ -183,28 +223,6 @@ class Pn532Reader:
             self._resync()
             raise NoAnswer("no reply within the driver's timeout")
         return bytes(resp)
-
-    @contextmanager
-    def _wire(self) -> Iterator[None]:
-        """The driver's failures, sorted: silence (NoAnswer, after draining the line), a port
-        that failed (NoAnswer with port_gone), a reply that cannot be trusted (Garbled)."""
-        try:
-            yield
-        except (ReplyTimeout, BusTimeout) as exc:
-            self._armed_at = None
-            self._resync()
-            raise NoAnswer(str(exc)) from None
-        except BusyError as exc:
-            self._armed_at = None
-            self._resync()
-            raise NoAnswer(f"empty read ({exc})") from None
-        except (OSError, PortGone) as exc:
-            self._armed_at = None
-            raise NoAnswer(f"serial port failed ({exc})", port_gone=True) from None
-        except GARBLED_ERRORS as exc:
-            self._armed_at = None
-            self._resync()
-            raise Garbled(" ".join(str(a) for a in exc.args) or type(exc).__name__) from None
 
     def _resync(self) -> None:
         try:
@@ -395,7 +413,7 @@ class Pn532Reader:
         the second half of `call_function`); None while it is still waiting. Every `arm`
         seconds an unanswered one is aborted and sent again: the new ACK shows the chip is
         still there (a chip that lost power and restarted would wait for a wake-up for ever)."""
-        with self._wire():  # a port that failed under the wait is NoAnswer(port_gone)
+        with self._wire:  # a port that failed under the wait is NoAnswer(port_gone)
             answered = self.transport.reply_waiting()  # type: ignore[attr-defined]
         if answered:
             self._armed_at = None
@@ -441,7 +459,7 @@ class Pn532Reader:
         pn = self._pn
         if pn is None:
             raise NoAnswer("the reader is not initialised")
-        with self._wire():
+        with self._wire:
             if not pn.send_command(command, params=params, timeout=self.call_timeout):
                 self._resync()
                 raise NoAnswer("no ACK within the driver's timeout")
@@ -450,7 +468,7 @@ class Pn532Reader:
         pn = self._pn
         if pn is None:
             raise NoAnswer("the reader is not initialised")
-        with self._wire():
+        with self._wire:
             resp = pn.process_response(
                 command, response_length=response_length, timeout=self.call_timeout
             )
