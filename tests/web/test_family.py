@@ -198,7 +198,9 @@ def test_magic_keys_shows_the_tower_and_hides_the_fake_keys(tmp_path, page_of) -
         assert page.query_selector(".space[data-space='purple/1'] .justnow") is None
         shot(page, "magic-keys-tower", "#mk-track")
         page.click("#mk-reveal")
-        page.wait_for_selector("#mk-secret:has-text('key')")
+        # the hint before it ("which forest keys are fake") has "key" in it too: waiting for
+        # that let the test read the button before the reveal's answer came (a CI failure)
+        page.wait_for_selector("#mk-secret:has-text('The fake keys:')")
         secret = page.inner_text("#mk-secret")
         assert ID.search(secret) is None, secret
         assert "Hide" in page.inner_text("#mk-reveal")
