@@ -159,7 +159,8 @@ class FramedSerial:
         one slice, the rest of the body read at once if it is still on the way. Found so, it is
         the frame `_read_bytewise` finds: the same bytes before the start code, the same
         limit on them, the same length rules (tests/nfc/test_framing_fd.py compares the two on
-        any bytes). Taking it a byte at a time was a fifth of the host's CPU per exchange."""
+        any bytes). A byte at a time cost about 5 µs more of an exchange's 90 through the
+        framing, measured between the waits (docs/BENCHMARKS.md, "One exchange, layer by layer")."""
         stash = self._stash
         start = stash.find(b"\x00\xff", 0, MAX_GARBAGE + 1)
         if start < 0 or len(stash) < start + 4:

@@ -107,9 +107,9 @@ class _Wire:
     """Around every exchange with the chip: the driver's failures, sorted into silence
     (NoAnswer, after draining the line), a port that failed (NoAnswer with port_gone) and a
     reply that cannot be trusted (Garbled). A class with `__exit__` rather than a
-    generator-based context manager: it is entered a dozen times and more a tap, and a
-    generator made and run at each of them was the larger part of the reader's own cost per
-    exchange after the driver's."""
+    generator-based context manager: it is entered a dozen times and more a tap, and the
+    generator made and run at each of them was about half of the reader's own Python per
+    exchange (35 -> 17-20 µs; docs/BENCHMARKS.md, "One exchange, layer by layer")."""
 
     __slots__ = ("reader",)
 
