@@ -27,7 +27,7 @@ from contextlib import contextmanager
 
 from bench.demo import demo_game
 from tabletap.controller.table.identity import encode_piece
-from tabletap.hw.pn532.reader import Pn532Reader
+from tabletap.hw.pn532.reader import IN_LIST_PASSIVE_TARGET, Pn532Reader
 from tabletap.hw.pn532.transports import UartTransport, serial_opener
 from tabletap.sim.pn532.chip import Pn532Chip
 from tabletap.sim.pn532.pty import PtyChip
@@ -100,12 +100,15 @@ def layers_us(blocks: int) -> dict[str, list[float]]:
         def framing() -> None:
             framed.reset_input_buffer()
             framed.write(LISTING)
-            for _ in range(2):  # the ACK, then the reply, as the driver asks for them
+            for size in (6, ACK_AND_REPLY - 6):  # the ACK, then the reply, as the driver asks
                 framed.in_waiting  # noqa: B018 - the property waits for the frame
-                framed.read(64)
+                if len(framed.read(64)) != size:
+                    raise RuntimeError("the framing gave a frame of the wrong length")
 
         def driver() -> None:
-            pn.call_function(0x4A, response_length=31, params=[2, 0], timeout=1.0)
+            if not pn.call_function(IN_LIST_PASSIVE_TARGET, response_length=31, params=[2, 0],
+                                    timeout=1.0):
+                raise RuntimeError("the driver listed no tag")
 
         depths = {"system calls alone": bare, "+ framing": framing,
                   "+ adafruit driver": driver, "+ reader's poll": _poll(reader)}
