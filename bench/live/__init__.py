@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import os
 import statistics
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from bench.live.cgroup import Quota, QuotaUnavailable
 from bench.live.instructions import NoValgrind, ready_instructions
+from bench.live.phone import Watcher
 from bench.live.procstat import memory_mib
 from bench.live.rig import Rig
 from bench.live.trials import Figures, idle_cpu, run_trials
@@ -86,31 +85,10 @@ def _ready(quota: Quota | None, starts: int) -> float:
         rig.close()
 
 
-class _Watcher:
-    """A phone watching the page: its server-sent stream read all along the run."""
-
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self.stop = threading.Event()
-        threading.Thread(target=self._watch, daemon=True).start()
-
-    def _watch(self) -> None:
-        import httpx
-
-        while not self.stop.is_set():
-            try:
-                with httpx.stream("GET", self.url + "/api/stream", timeout=5) as reply:
-                    for _ in reply.iter_bytes():
-                        if self.stop.is_set():
-                            return
-            except httpx.HTTPError:
-                time.sleep(0.5)
-
-
 def _full(trials: int) -> list[tuple]:
     rig = Rig()
     web = rig.web()
-    watcher = _Watcher(rig.web_url)
+    watcher = Watcher(rig.web_url)
     try:
         rig.start()
         f = run_trials(rig, trials, seed=1)

@@ -7,7 +7,9 @@ take turns (REV, tree, REV, tree, ...), each on a fresh rig at full speed: `run_
 taps, lifts, CPU per accepted tap of `bench live`) then `idle_cpu`. REV's daemon runs from a
 `git worktree` put first on the daemon's PYTHONPATH (`BENCH_DAEMON_PYTHONPATH`, rig.py); the
 emulators, the bench and the installed entry points are the tree's, the same for both sides.
-Full speed only: a quota changes both sides alike.
+Full speed only: a quota changes both sides alike. `--phone`: a phone watches the page during
+the trials, as in `bench live`'s full run (the page is each side's own: rig.web runs it on
+the same PYTHONPATH as the daemon).
 """
 
 from __future__ import annotations
@@ -26,14 +28,24 @@ ROOT = Path(__file__).resolve().parents[2]
 ONE_RUN = """
 import json, statistics, sys
 from bench.live import pct
+from bench.live.phone import Watcher
 from bench.live.rig import Rig
 from bench.live.trials import idle_cpu, run_trials
 rig = Rig()
+web = rig.web() if sys.argv[3] == "phone" else None
+watcher = Watcher(rig.web_url) if web is not None else None
 try:
     rig.start(new=True)
     f = run_trials(rig, int(sys.argv[1]), seed=1)
+    if watcher is not None:
+        watcher.stop.set()
+        web.kill()
+        web.wait()
     daemon, _ = idle_cpu(rig, float(sys.argv[2]))
 finally:
+    if web is not None and web.poll() is None:
+        web.kill()
+        web.wait()
     rig.close()
 ms = lambda v, q: pct(v, q) * 1000
 print(json.dumps({"cpu_ms_per_tap": f.cpu_s / max(1, f.accepted) * 1000,
@@ -43,9 +55,10 @@ print(json.dumps({"cpu_ms_per_tap": f.cpu_s / max(1, f.accepted) * 1000,
 """
 
 
-def one_run(code: Path, trials: int, idle: float) -> dict[str, float]:
+def one_run(code: Path, trials: int, idle: float, phone: bool = False) -> dict[str, float]:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "BENCH_DAEMON_PYTHONPATH": str(code)}
-    out = subprocess.run([sys.executable, "-c", ONE_RUN, str(trials), str(idle)], env=env,
+    out = subprocess.run([sys.executable, "-c", ONE_RUN, str(trials), str(idle),
+                          "phone" if phone else "-"], env=env,
                          cwd=ROOT, check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
 
@@ -56,6 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=2, help="runs of each side (default 2)")
     parser.add_argument("--trials", type=int, default=100, help="trials of each kind a run")
     parser.add_argument("--idle", type=float, default=30.0, help="idle seconds a run")
+    parser.add_argument("--phone", action="store_true",
+                        help="a phone watches the page during the trials (each side's own "
+                             "`tabletap web`), as in `bench live`'s full run")
     args = parser.parse_args(argv)
     results: dict[str, list[dict[str, float]]] = {args.rev: [], "tree": []}
     with tempfile.TemporaryDirectory() as tmp:
@@ -66,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
             for n in range(args.runs):
                 for side, code in ((args.rev, worktree), ("tree", ROOT)):
                     print(f"run {n + 1}/{args.runs}: {side} ...", flush=True)
-                    results[side].append(one_run(code, args.trials, args.idle))
+                    results[side].append(one_run(code, args.trials, args.idle, args.phone))
                     print("  " + ", ".join(f"{k} {v:.2f}" for k, v in
                                            results[side][-1].items()), flush=True)
         finally:

@@ -187,10 +187,12 @@ class Rig:
         return t
 
     def web(self) -> subprocess.Popen[bytes]:
-        """`tabletap web` on the same config (the page's process)."""
+        """`tabletap web` on the same config (the page's process), from the daemon's code
+        (BENCH_DAEMON_PYTHONPATH): the two speak one protocol."""
+        env = {**os.environ, "PYTHONPATH": DAEMON_PATH} if DAEMON_PATH else None
         return subprocess.Popen([TABLETAP, "web", "--config", str(self.config)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                cwd=self.folder)
+                                cwd=self.folder, env=env)
 
     @property
     def web_url(self) -> str:

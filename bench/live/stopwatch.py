@@ -27,6 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.live.phone import Watcher
 from bench.live.procstat import threads_cpu_s
 from bench.live.rig import Rig
 from bench.live.trials import run_trials
@@ -58,28 +59,49 @@ def _snapshot(pid: int, path: Path, count: int) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.live.stopwatch", description=__doc__)
     parser.add_argument("--trials", type=int, default=60, help="trials of each kind (60)")
+    parser.add_argument("--phone", action="store_true",
+                        help="a phone watches the page all along, as in `bench live`'s full run")
+    parser.add_argument("--idle", type=float, default=0.0, metavar="S",
+                        help="no trials: an empty table for S seconds, the parts per second")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         totals = Path(tmp) / "stopwatch.json"
         os.environ["STOPWATCH_OUT"] = str(totals)
         rig = Rig()
+        web = rig.web() if args.phone else None
+        watcher = Watcher(rig.web_url) if web is not None else None
         try:
             rig.start(new=True, prefix=[sys.executable, str(WRAPPER)])
             before = _snapshot(rig.pid, totals, 1)
             threads0 = _threads(rig.pid)
-            f = run_trials(rig, args.trials, seed=1)
+            if args.idle:
+                started = time.monotonic()
+                time.sleep(args.idle)
+                seconds = time.monotonic() - started
+            else:
+                f = run_trials(rig, args.trials, seed=1)
             threads1 = _threads(rig.pid)
             after = _snapshot(rig.pid, totals, 2)
         finally:
+            if watcher is not None:
+                watcher.stop.set()
+            if web is not None:
+                web.kill()
+                web.wait()
             rig.close()
-    taps = max(1, f.accepted)
-    print(f"{f.accepted} accepted taps, {f.new_games} new games; the daemon's CPU per accepted "
-          f"tap {f.cpu_s / taps * 1000:.2f} ms, by thread (/proc): " + ", ".join(
-              f"{name} {(cpu - threads0.get(name, 0.0)) / taps * 1000:.2f} ms"
-              for name, cpu in threads1.items()))
+    if args.idle:
+        taps, each = seconds, "second"
+        print(f"an empty table for {seconds:.1f} s; the daemon's CPU per second by thread "
+              "(/proc): ", end="")
+    else:
+        taps, each = max(1, f.accepted), "tap"
+        print(f"{f.accepted} accepted taps, {f.new_games} new games; the daemon's CPU per "
+              f"accepted tap {f.cpu_s / taps * 1000:.2f} ms, by thread (/proc): ", end="")
+    print(", ".join(f"{name} {(cpu - threads0.get(name, 0.0)) / taps * 1000:.2f} ms"
+                    for name, cpu in threads1.items()))
     main_ms = (after["main"] - before["main"]) / taps * 1000
-    print(f"the loop's thread (thread_time): {main_ms:.2f} ms per accepted tap")
-    print(f"  {'part':36s} {'calls/tap':>9s} {'ms/tap':>8s} {'us/call':>8s}")
+    print(f"the loop's thread (thread_time): {main_ms:.2f} ms per {each}")
+    print(f"  {'part':36s} {'calls/' + each:>12s} {'ms/' + each:>10s} {'us/call':>8s}")
     rows = []
     for part, (calls, cpu) in after["parts"].items():
         calls0, cpu0 = before["parts"].get(part, (0, 0.0))
@@ -87,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
             rows.append((part, (calls - calls0) / taps, (cpu - cpu0) / taps * 1000,
                          (cpu - cpu0) / (calls - calls0) * 1e6))
     for part, calls, ms, us in sorted(rows, key=lambda r: -r[2]):
-        print(f"  {part:36s} {calls:9.2f} {ms:8.3f} {us:8.1f}")
+        print(f"  {part:36s} {calls:12.2f} {ms:10.3f} {us:8.1f}")
     return 0
 
 
