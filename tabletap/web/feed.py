@@ -1,11 +1,11 @@
 """One watcher for every browser: it asks the daemon for a snapshot with the last change counter
 and hands each new snapshot to the browsers' event streams.
 
-The request waits at the daemon until the table changes (`"wait"`, a long poll: the daemon
-parks it and answers in the pass that made the change), so a change reaches the page at once
-and a quiet table costs the daemon nothing, however many phones watch: it sees one parked
-request, renewed every `WAIT` seconds. A browser that reads slowly only ever gets the newest
-snapshot (its queue holds one), never a backlog.
+The request stays at the daemon for as long as the page runs (`"stream"`: the daemon keeps it
+parked and answers on the same connection in the pass that made each change), so a change
+reaches the page at once and a quiet table costs the daemon nothing, however many phones watch:
+it sees one parked request, answered "no change" every `WAIT` seconds. A browser that reads
+slowly only ever gets the newest snapshot (its queue holds one), never a backlog.
 """
 
 from __future__ import annotations
@@ -55,21 +55,28 @@ class Feed:
 
     async def poll_once(self, wait: float = 0.0) -> bool:
         """Ask once, waiting at the daemon up to `wait` seconds for a change; True when
-        something changed."""
+        something changed (the page asks so after a command, to show its result at once)."""
         request: dict[str, Any] = {"snapshot": True, "since": self.counter}
         if wait and self.counter is not None:  # a first snapshot is wanted at once
             request["wait"] = wait
         try:
             reply = await self.link.ask(request, timeout=self.link.timeout + wait)
         except LinkError as exc:
-            if self.down is None:
-                log.warning("%s", exc)
-            changed = self.down != str(exc)
-            self.down = str(exc)
-            self.counter = None  # a restarted daemon counts afresh: take its whole snapshot
-            if changed:
-                self._publish()
-            return changed
+            return self._lost(exc)
+        return self._take(reply)
+
+    def _lost(self, exc: LinkError) -> bool:
+        if self.down is None:
+            log.warning("%s", exc)
+        changed = self.down != str(exc)
+        self.down = str(exc)
+        self.counter = None  # a restarted daemon counts afresh: take its whole snapshot
+        if changed:
+            self._publish()
+        return changed
+
+    def _take(self, reply: dict[str, Any]) -> bool:
+        """One answer of the daemon's; True when it is news."""
         if not reply.get("ok"):
             self.down = f"the table refused the snapshot: {reply.get('error')}"
             self._publish()
@@ -77,8 +84,9 @@ class Feed:
         was_down = self.down is not None
         self.down = None
         counter = reply.get("counter")
-        if isinstance(counter, int) and isinstance(self.counter, int) and counter < self.counter:
-            return False  # a parked answer overtaken by a newer one (asked after a command)
+        if isinstance(counter, int) and isinstance(self.counter, int) and not was_down and (
+                counter < self.counter or (counter == self.counter and reply.get("changed"))):
+            return False  # overtaken by a newer answer (asked after a command), or seen
         if reply.get("changed") or was_down:
             if "snapshot" in reply:
                 self.snapshot = reply["snapshot"]
@@ -88,17 +96,19 @@ class Feed:
         return False
 
     async def run(self) -> None:
-        """Wait for each change in turn; after a failure, try again a second later. `period`
-        still spaces two answers, so a burst of changes is one snapshot a period, not one
-        each (the daemon keeps counting; the next ask takes the newest)."""
+        """One stream from the daemon for as long as the page runs: an answer at each change,
+        at most one every `period` (a burst of changes is one snapshot a period; the daemon
+        holds the rest and sends the newest), a quiet answer every WAIT seconds. When it
+        breaks (the daemon restarts, or cannot be reached), the page says the table is down
+        and tries again a second later."""
         while True:
+            request = {"snapshot": True, "since": self.counter, "wait": WAIT,
+                       "stream": self.period}
             try:
-                changed = await self.poll_once(WAIT)
-                failed = self.down is not None
-            except Exception:  # noqa: BLE001 - the poller must outlive any one bad answer
-                log.exception("snapshot poll failed")
-                changed, failed = False, True
-            if failed:
-                await asyncio.sleep(IDLE_PERIOD)
-            elif changed:
-                await asyncio.sleep(self.period)
+                async for reply in self.link.stream(request, WAIT + self.link.timeout):
+                    self._take(reply)
+            except LinkError as exc:
+                self._lost(exc)
+            except Exception:  # noqa: BLE001 - the feed must outlive any one bad answer
+                log.exception("the snapshot stream failed")
+            await asyncio.sleep(IDLE_PERIOD)

@@ -1,4 +1,5 @@
-"""The page's way to the daemon: one JSON line out, one back, over the control socket.
+"""The page's way to the daemon: one JSON line out, one back, over the control socket; or, for
+the feed, one line out and an answer at each change for as long as the page runs (`stream`).
 
 Asynchronous so a slow or absent daemon never blocks the page's other requests; every call has a
 deadline, and anything that goes wrong on the way is a LinkError the API answers with 503.
@@ -9,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import uuid
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +36,29 @@ class DaemonLink:
         try:
             return await asyncio.wait_for(self._ask(payload), timeout or self.timeout)
         except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError) as exc:
-            why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
-            raise LinkError(f"the table is not answering ({why})") from None
+            raise LinkError(f"the table is not answering ({_why(exc)})") from None
+
+    async def stream(self, payload: dict[str, Any],
+                     silence: float) -> AsyncIterator[dict[str, Any]]:
+        """Each answer to a request that streams (`{"snapshot": ..., "stream": P}`) as it
+        arrives. LinkError when the daemon cannot be reached, closes the connection, or says
+        nothing for `silence` seconds (it answers a quiet table every `wait` seconds)."""
+        writer = None
+        try:
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_unix_connection(str(self.path), limit=REPLY_LIMIT), self.timeout)
+            writer.write(json.dumps(payload).encode() + b"\n")
+            await asyncio.wait_for(writer.drain(), self.timeout)
+            while True:
+                raw = await asyncio.wait_for(reader.readline(), silence)
+                if not raw:
+                    raise ValueError("the daemon closed the connection")
+                yield _reply(raw)
+        except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError) as exc:
+            raise LinkError(f"the table is not answering ({_why(exc)})") from None
+        finally:
+            if writer is not None:
+                writer.close()
 
     async def _ask(self, payload: dict[str, Any]) -> dict[str, Any]:
         reader, writer = await asyncio.open_unix_connection(str(self.path), limit=REPLY_LIMIT)
@@ -47,7 +70,15 @@ class DaemonLink:
             writer.close()
         if not raw:
             raise ValueError("the daemon closed the connection without an answer")
-        reply = json.loads(raw)
-        if not isinstance(reply, dict):
-            raise ValueError("the daemon's answer is not a JSON object")
-        return reply
+        return _reply(raw)
+
+
+def _reply(raw: bytes) -> dict[str, Any]:
+    reply = json.loads(raw)
+    if not isinstance(reply, dict):
+        raise ValueError("the daemon's answer is not a JSON object")
+    return reply
+
+
+def _why(exc: BaseException) -> str:
+    return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__

@@ -5,6 +5,8 @@ table."""
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import threading
 import time
@@ -139,6 +141,24 @@ def test_a_reader_stays_registered_while_its_handle_is_the_same_and_a_new_one_is
         os.close(w)
 
 
+def test_a_held_answer_is_served_at_its_moment_and_the_wait_goes_on() -> None:
+    """`due` (ControlServer.due: a stream's held answer) is a moment to serve the requests at,
+    not the end of the pause: the readers get no pass for it."""
+    waiter = LoopWaiter()
+    served: list[float] = []
+    started = time.monotonic()
+    dues = [started + 0.05]
+    try:
+        got = waiter.wait(0.3, [], lambda: [], lambda: served.append(time.monotonic()),
+                          due=lambda: dues.pop() if dues else None)
+        ended = time.monotonic()
+        assert got is None
+        assert len(served) == 1 and served[0] >= started + 0.05
+        assert ended - started >= 0.3  # the whole pause, not cut at the held answer
+    finally:
+        waiter.close()
+
+
 def test_a_loop_with_no_time_left_still_takes_a_new_console(tmp_path: Path) -> None:
     """The loop takes no new console after its passes (serve_pending(accept=False)), so a
     wait with its time already spent (a slow pass) still asks the selector, without waiting,
@@ -173,7 +193,7 @@ def test_after_a_pass_the_loop_leaves_new_consoles_to_its_wait(tmp_path: Path) -
         assert server.clients == []
         server.serve_pending()
         client.settimeout(5)
-        assert b'"ok": true' in client.recv(4096)
+        assert json.loads(client.recv(4096)) == {"ok": True}
     finally:
         client.close()
         server.close()
@@ -191,9 +211,12 @@ class _Reader:
         raise AssertionError("not polled here")
 
 
-def _daemon(quiet: bool, due: float | None) -> Daemon:
+def _daemon(quiet: bool | float, due: float | None) -> Daemon:
+    """`quiet`: True for no timer, False for one of no known time (a resting pattern, a
+    gesture's time-out), a number for the moment of the session's soonest timer."""
     clock = SimpleNamespace(now=lambda: 100.0)
-    session = SimpleNamespace(timers_idle=lambda: quiet)
+    wakes = math.inf if quiet is True else None if quiet is False else quiet
+    session = SimpleNamespace(wakes_at=lambda: wakes)
     return Daemon(session, {"chest": _Reader(due)}, SimpleNamespace(),  # type: ignore[arg-type]
                   clock, SimpleNamespace())  # type: ignore[arg-type]
 
@@ -204,6 +227,15 @@ def test_the_pause_is_stretched_to_the_next_timer_only_on_a_quiet_table() -> Non
     assert _daemon(False, 100.5).pause(0.1, 0.06, 0.02, idle_limit=1.0) == 0.1  # a timer runs
     assert _daemon(True, None).pause(0.1, 0.06, 0.02, idle_limit=1.0) == 0.1  # not waiting
     assert _daemon(True, 100.5).pause(0.1, 0.06, 0.02, idle_limit=None) == 0.1  # buttons
+
+
+def test_an_open_chest_is_relocked_at_its_time_not_looked_at_every_poll_period() -> None:
+    """The relock and the lights' feedback are timers of a known time (TableSession.wakes_at):
+    the pause ends at the soonest, where before the loop passed every poll period while one
+    ran, fifty passes for the box's five seconds of an open chest."""
+    assert _daemon(104.0, 100.5).pause(0.1, 0.06, 0.02, idle_limit=1.0) == 0.5  # the renewal
+    assert _daemon(100.3, 100.5).pause(0.1, 0.06, 0.02, idle_limit=1.0) == pytest.approx(0.3)
+    assert _daemon(100.05, 100.5).pause(0.1, 0.06, 0.02, idle_limit=1.0) == 0.1  # the pace
 
 
 def test_a_stretched_pause_ends_at_the_renewal_however_long_the_pass_took() -> None:

@@ -106,3 +106,25 @@ def test_a_long_press_after_the_win_starts_a_new_game_and_archives_the_old(tmp_p
     replayed = Journal.in_dir(tmp_path / "state").replay()
     assert replayed.actions == 0 and replayed.header.seed == session.header.seed
     assert len(list((tmp_path / "state" / "games").glob("*.jsonl"))) == 1
+
+
+def test_the_session_says_when_its_timers_are_due(tmp_path: Path):
+    """TableSession.wakes_at, what the loop's pause sleeps to (Daemon.pause): the relock and
+    the lights' feedback are moments; with neither there is nothing until an input."""
+    import math
+
+    daemon, ctx = magic_keys_table(tmp_path, chest={"open_seconds": 3},
+                                   lights={"feedback_seconds": 0.5})
+    session = daemon.session
+    assert session.wakes_at() == math.inf and session.timers_idle()
+    tapped_at = daemon.clock.now()
+    tap(daemon, ctx, "magic-keys/key/purple/1")  # 0.7 s of the daemon's clock
+    assert session.outputs.chest.is_open
+    # the feedback has ended within the tap's 0.7 s; the relock is 3 s after the tap
+    assert session.wakes_at() == session._relock_at
+    assert tapped_at + 3 <= session.wakes_at() <= tapped_at + 3.2
+    daemon.run_for(3.0)
+    assert not session.outputs.chest.is_open
+    assert session.wakes_at() == math.inf
+    session.resting = "pairing"  # a pattern stepped by the clock: ticked at the poll pace
+    assert session.wakes_at() is None and not session.timers_idle()

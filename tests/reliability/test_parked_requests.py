@@ -157,3 +157,94 @@ def test_the_page_snapshot_waits_for_a_tap(tmp_path: Path):
     moved = later.ready()
     assert moved is not None and moved["changed"] and moved["counter"] > first["counter"]
     assert later.timeout["changed"] is False
+
+
+class _Stream(_Table):
+    """The same counter, asked as a stream: each answer parks the connection again."""
+
+    def __init__(self, hold: float = 0.0) -> None:
+        super().__init__()
+        self.hold = hold
+
+    def handler(self, req: dict[str, Any]) -> dict[str, Any] | Later:
+        def later(seen: int, hold: float) -> Later:
+            def ready() -> dict[str, Any] | None:
+                self.asked += 1
+                return None if self.counter == seen else {"ok": True, "counter": self.counter}
+            return Later(ready, 20.0, {"ok": True, "counter": seen, "changed": False},
+                         then=lambda sent: later(sent["counter"], self.hold), hold=hold,
+                         moved=lambda: self.counter != seen)
+        return later(req["since"], 0.0)
+
+
+def _lines(s: socket.socket) -> list[dict[str, Any]]:
+    try:
+        raw = s.recv(65536)
+    except BlockingIOError:
+        return []
+    return [json.loads(line) for line in raw.splitlines()]
+
+
+def test_a_stream_answers_each_change_on_one_connection(tmp_path: Path):
+    table = _Stream()
+    server = ControlServer(tmp_path / "c.sock", table.handler)
+    try:
+        s = _ask(server.path, {"since": 0})
+        server.serve_pending()
+        for counter in (1, 2, 3):
+            table.counter = counter
+            server.serve_pending(accept=False)  # the pass that moved it
+            assert _lines(s) == [{"ok": True, "counter": counter}]
+        assert len(server.clients) == 1 and server.clients[0].later is not None
+        s.close()
+        server.serve_pending()  # the loop's wait, woken by the hang-up
+        assert server.clients == []
+    finally:
+        server.close()
+
+
+def test_a_held_stream_sends_the_newest_when_its_hold_is_up_and_wakes_nobody_for_nothing(
+        tmp_path: Path):
+    table = _Stream(hold=0.2)
+    server = ControlServer(tmp_path / "c.sock", table.handler)
+    try:
+        s = _ask(server.path, {"since": 0})
+        server.serve_pending()
+        table.counter = 1
+        server.serve_pending(accept=False)
+        assert _lines(s) == [{"ok": True, "counter": 1}]
+        assert server.due() is None  # held, but nothing new: no reason to wake the loop
+        table.counter, asked = 2, table.asked
+        due = server.due()
+        assert due is not None and due > time.monotonic()
+        table.counter = 3  # a burst within the hold
+        server.serve_pending(accept=False)
+        assert _lines(s) == [] and table.asked == asked  # not even asked while held
+        time.sleep(max(0.0, due - time.monotonic()))
+        server.serve_pending()
+        assert _lines(s) == [{"ok": True, "counter": 3}]  # the newest, once
+        s.close()
+    finally:
+        server.close()
+
+
+def test_the_page_snapshot_stream_needs_a_wait_and_answers_at_once(tmp_path: Path):
+    from tabletap.controller.control_socket import page as web_requests
+
+    daemon, ctx = magic_keys_table(tmp_path, players=("ana", "ben"))
+    web_requests.attach(daemon)
+    refused = web_requests.handle(daemon, {"snapshot": True, "since": None, "stream": 0.1})
+    assert isinstance(refused, dict) and not refused["ok"] and "`wait`" in refused["error"]
+    first = web_requests.handle(daemon, {"snapshot": True, "since": None, "wait": 5,
+                                         "stream": 0.1})
+    assert isinstance(first, Later) and first.hold == 0
+    answer = first.ready()
+    assert answer is not None and answer["changed"]
+    assert first.then is not None
+    nxt = first.then(answer)
+    assert nxt is not None and nxt.hold == 0.1 and nxt.ready() is None
+    assert nxt.moved is not None and not nxt.moved()
+    tap(daemon, ctx, "magic-keys/key/blue/3")
+    assert nxt.moved()
+    moved = nxt.ready()
+    assert moved is not None and moved["counter"] > answer["counter"]

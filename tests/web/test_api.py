@@ -38,7 +38,7 @@ def pair(table: Table, c: httpx.Client, csrf: str) -> str:
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         status = c.get(f"/api/pair/{started.json()['request']}").json()
-        if status["status"] == "paired":
+        if status.get("status") == "paired":
             return status["pairing"]
         time.sleep(0.1)
     raise AssertionError(f"never paired: {status}")

@@ -18,6 +18,8 @@ from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from msgspec import json as msgspec_json
+
 from tabletap.controller.control_socket.pairing import (
     ADMIN_PIECE,
     PairingDesk,
@@ -28,6 +30,7 @@ from tabletap.controller.control_socket.server import Later
 from tabletap.controller.control_socket.takes import (
     COUNTER,
     MAPPING,
+    PACE,
     TEXT,
     TRUE,
     TRUE_OR_MAPPING,
@@ -232,7 +235,7 @@ class WebSide:
         if self.refusal is not None and session.header is not self._refused_in:
             self.refusal = None  # another game, or none: that refusal is no news any more
         playing = engine is not None and state is not None  # none after abandon, before a card
-        view = json.loads(json.dumps(engine.public_view(state, False))) if playing else {}
+        view = _plain(engine.public_view(state, False)) if playing else {}
         spec = registry.find(game or "")
         extras = spec.page.extras if spec is not None else None
         now = self.daemon.clock.now()
@@ -248,7 +251,7 @@ class WebSide:
             "language": words.language,
             "players": list(header.players) if header else list(view.get("players", [])),
             # the game's options, so "play again" starts the same game for the same players
-            "options": json.loads(json.dumps(header.options)) if header else {},
+            "options": _plain(header.options) if header else {},
             "turn": engine.current_player(state) if playing else None,
             "over": engine.is_over(state) if playing else False,
             "winners": list(engine.winners(state)) if playing else [],
@@ -290,6 +293,15 @@ class WebSide:
                 "queued": len(self.desk.queue),
             },
         }
+
+
+def _plain(value: Any) -> Any:
+    """`value` as JSON would give it back (tuples as lists, keys as strings), so a snapshot
+    holds nothing of the engine's own; msgspec's C round trip, a fifth of `json`'s."""
+    try:
+        return msgspec_json.decode(msgspec_json.encode(value))
+    except (TypeError, ValueError):
+        return json.loads(json.dumps(value))
 
 
 def attach(daemon: TableDaemon, context: dict[str, Any] | None = None) -> WebSide:
@@ -433,24 +445,43 @@ def voice(daemon: TableDaemon, request: dict[str, Any]) -> dict[str, Any]:
 def snapshot(daemon: TableDaemon, request: dict[str, Any]) -> dict[str, Any] | Later:
     """`{"snapshot": true, "since": N}`: just the counter while it is still N, else the whole
     snapshot with the new counter. With `"wait": S` the answer waits up to S seconds for the
-    counter to move (the page's feed: one parked request instead of ten a second)."""
+    counter to move. With `"stream": P` too (the page's feed) the connection stays open and
+    gets an answer at each change, at most one every P seconds, and the quiet answer after S
+    seconds without one: one parked request for as long as the page runs, where a new
+    connection, request and parse a change cost the daemon three times the snapshot itself."""
     side = _side(daemon)
     since = request.get("since")
+    wait = request.get("wait")
+    pace = request.get("stream")
 
-    def changed() -> dict[str, Any] | None:
-        side.desk.tick(daemon.clock.now())
-        counter = side.current_counter()
-        if since == counter:
-            return None
-        return {"ok": True, "protocol": PROTOCOL, "counter": counter, "changed": True,
-                "snapshot": side.snapshot()}
+    def since_then(seen: int | None) -> Callable[[], dict[str, Any] | None]:
+        def changed() -> dict[str, Any] | None:
+            side.desk.tick(daemon.clock.now())
+            counter = side.current_counter()
+            if seen == counter:
+                return None
+            return {"ok": True, "protocol": PROTOCOL, "counter": counter, "changed": True,
+                    "snapshot": side.snapshot()}
+        return changed
 
-    reply = changed()
+    def quiet(seen: int | None) -> dict[str, Any]:
+        return {"ok": True, "protocol": PROTOCOL, "counter": seen, "changed": False}
+
+    if pace is not None:
+        if not wait:
+            return _error("bad request: `stream` needs `wait`, the seconds after which a "
+                          "quiet table is said to be quiet (20, say)")
+
+        def stream(seen: int | None, hold: float) -> Later:
+            return Later(since_then(seen), float(wait), quiet(seen), hold=hold,
+                         then=lambda sent: stream(sent.get("counter", seen), float(pace)),
+                         moved=lambda: side.current_counter() != seen)
+
+        return stream(since, 0.0)
+    reply = since_then(since)()
     if reply is not None:
         return reply
-    quiet = {"ok": True, "protocol": PROTOCOL, "counter": since, "changed": False}
-    wait = request.get("wait")
-    return quiet if not wait else Later(changed, float(wait), quiet)
+    return quiet(since) if not wait else Later(since_then(since), float(wait), quiet(since))
 
 
 HANDLERS: dict[str, Handler] = {
@@ -467,7 +498,7 @@ TAKES: dict[str, Takes] = {
     "pair": MAPPING,
     "pairings": TRUE_OR_MAPPING,
     "revoke": TEXT,
-    "snapshot": TRUE.with_qualifiers(since=COUNTER, wait=WAIT),
+    "snapshot": TRUE.with_qualifiers(since=COUNTER, wait=WAIT, stream=PACE),
     "enrol": MAPPING,
     "doctor": TRUE,
     "voice": Takes(f"one of {', '.join(repr(c) for c in CHANGES)}", lambda v: v in CHANGES),

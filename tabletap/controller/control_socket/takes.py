@@ -39,4 +39,6 @@ COUNTER = Takes("a number or null",
                 lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)))
 WAIT = Takes("a number of seconds from 0 to 30",
              lambda v: isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 30)
+PACE = Takes("a number of seconds from 0 to 5",
+             lambda v: isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 5)
 COMMON = {"id": TEXT}  # every kind may carry the client's request id

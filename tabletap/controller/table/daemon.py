@@ -265,20 +265,25 @@ class Daemon:
               confirm_period: float | None = None, idle_limit: float | None = None,
               started: float | None = None) -> float:
         """`poll_wait`, stretched while the table is quiet: every reader waits for a tap (or is
-        missing, retried at its time), no piece rests, the session has no timer running and
-        `idle_limit` is given (the loop is woken by the buttons, so only timers are left). The
-        pass then comes at the soonest timer: an armed listing's renewal, a missing reader's
-        retry, or `idle_limit` (the watchdog's ping, the Pico link's sign of life).
+        missing, retried at its time), no piece rests, the session has no timer running but
+        those of a known time (TableSession.wakes_at: the chest's relock, the lights'
+        feedback) and `idle_limit` is given (the loop is woken by the buttons, so only timers
+        are left). The pass then comes at the soonest timer: the session's, an armed listing's
+        renewal, a missing reader's retry, or `idle_limit` (the watchdog's ping, the Pico
+        link's sign of life).
 
         Like `poll_wait`, the wait is counted from the pass's start, `started` (now if not
         given), since the loop takes the pass's own time off it: a timer's wait counted from
         now ended the pause that much early, the renewal was not yet due, and the loop slept a
         whole poll period more, two wake-ups per renewal where one does."""
         wait = self.poll_wait(period, resting_period, confirm_period)
-        if idle_limit is None or idle_limit <= wait or not self.session.timers_idle():
+        if idle_limit is None or idle_limit <= wait:
+            return wait
+        timer = self.session.wakes_at()
+        if timer is None:
             return wait
         now = self.clock.now() if started is None else started
-        due = now + idle_limit
+        due = min(now + idle_limit, timer)
         for sup in self._supervised.values():
             if sup.missing:
                 due = min(due, sup.retry_at)
@@ -292,17 +297,19 @@ class Daemon:
 
     def idle(self, seconds: float, serve: Callable[[], object] | None = None,
              requests: Callable[[], list[Any]] | None = None,
-             waiter: LoopWaiter | None = None) -> str | None:
+             waiter: LoopWaiter | None = None,
+             due: Callable[[], float | None] | None = None) -> str | None:
         """The loop's pause between passes: up to `seconds`, cut short by a tap on any reader
         that waits for one. With `serve` (the control socket's `serve_pending`) and `requests`
         (its sockets), a console or the phone page is answered during the pause rather than at
         the next pass (a touch on the page makes three round trips): in the same `select` as
         the readers where they are file descriptors, else every SERVE_SLICE (the simulator's
-        emulated ports, which keep their own time)."""
+        emulated ports, which keep their own time). `due` (the control socket's held answers)
+        is served at its moment within the one selector's wait."""
         readers = [sup.reader for sup in self._supervised.values() if not sup.missing]
         handles = reader_handles(readers)
         if waiter is not None and isinstance(self.clock, SystemClock):
-            return self._wait_in(waiter, seconds, handles, serve, requests)
+            return self._wait_in(waiter, seconds, handles, serve, requests, due)
         if serve is None or requests is None:
             wait_for_readers(readers, self.clock, seconds, handles)
             return None
@@ -324,7 +331,8 @@ class Daemon:
 
     def _wait_in(self, waiter: LoopWaiter, seconds: float, handles: list[Any],
                  serve: Callable[[], object] | None,
-                 requests: Callable[[], list[Any]] | None) -> str | None:
+                 requests: Callable[[], list[Any]] | None,
+                 serve_due: Callable[[], float | None] | None = None) -> str | None:
         """The pause in the loop's one selector (table/waiter.py): descriptors are waited on
         there; a handle that is none (the simulator's emulated port) is a timer at the moment
         its answer is on the host's side."""
@@ -340,7 +348,8 @@ class Daemon:
         if timers and min(timers) <= time.monotonic():
             return READER
         try:
-            return waiter.wait(seconds, fds, requests, serve, timers, self.poll_period)
+            return waiter.wait(seconds, fds, requests, serve, timers, self.poll_period,
+                               serve_due)
         except (OSError, ValueError):  # a descriptor closed under the wait: the next pass
             log.debug("waiting on the readers and requests failed", exc_info=True)
             return None

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import math
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field, is_dataclass, replace
@@ -398,18 +399,29 @@ class TableSession:
         return replace(self.table, forced={}) != replace(type(self.table)(),
                                                         title=self.table.title)
 
+    def wakes_at(self) -> float | None:
+        """When `tick` next has something to do, for the loop's pause (Daemon.pause):
+        `math.inf` when nothing until an input comes; the soonest moment when only timers of
+        a known time run (the chest's relock, the end of the lights' feedback), so the loop
+        sleeps until then rather than ticking every poll period the chest stays open (fifty
+        passes for the box's five seconds); None when a timer without one runs (a resting
+        pattern, a half-made gesture's time-out): the loop then ticks at its poll pace."""
+        if self.resting is not None:
+            return None
+        if self.table is not None:
+            if not is_dataclass(self.table):
+                if type(self.table).expire is not GameTable.expire:
+                    return None
+            elif self._gesture_pending():
+                return None
+        due = [t for t in (self._relock_at, self._feedback_until) if t is not None]
+        return min(due) if due else math.inf
+
     def timers_idle(self) -> bool:
         """Whether nothing here waits on a timer (a relock, the lights' feedback, a resting
         pattern, a half-made gesture's time-out): then `tick` has nothing to do until an input
         comes, and the daemon's loop may sleep until one does (Daemon.pause)."""
-        if self._relock_at is not None or self._feedback_until is not None \
-                or self.resting is not None:
-            return False
-        if self.table is None:
-            return True
-        if not is_dataclass(self.table):
-            return type(self.table).expire is GameTable.expire
-        return not self._gesture_pending()
+        return self.wakes_at() == math.inf
 
     # -- what the family hears ------------------------------------------------------------------
 

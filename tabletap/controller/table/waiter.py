@@ -113,13 +113,16 @@ class LoopWaiter:
 
     def wait(self, seconds: float, handles: list[Any], requests: Callable[[], list[Any]] | None,
              serve: Callable[[], object] | None, timers: list[float] | None = None,
-             after_request: float | None = None) -> str | None:
+             after_request: float | None = None,
+             due: Callable[[], float | None] | None = None) -> str | None:
         """Wait up to `seconds` (or until the soonest of `timers`, monotonic times); returns
         READER when a reader answered, CONSOLE when console lines were handed over, WAKE when
         another thread called `wake()`, None when the time ran out. Requests are served as
         they come and do not end the wait, but with `after_request` it ends that long after
         one at the latest (a request may have started something the next pass must tick: a
-        pairing window's light code, say, while the pause was stretched over a quiet table)."""
+        pairing window's light code, say, while the pause was stretched over a quiet table).
+        `due()` (the control socket's held answers, ControlServer.due) is a moment to serve
+        the requests at and go on waiting: no pass of the readers for it."""
         end = time.monotonic() + seconds
         if timers:
             end = min(end, *timers)
@@ -142,8 +145,13 @@ class LoopWaiter:
             # the selector is still asked, without waiting: the loop takes no new console
             # after its passes (ControlServer.serve_pending(accept=False)), so a busy loop
             # must take them here.
-            left = end - time.monotonic()
-            kinds = {key.data for key, _ in self._selector.select(max(0.0, left))}
+            now = time.monotonic()
+            left = end - now
+            serve_at = due() if due is not None and serve is not None else None
+            if serve_at is not None and serve_at >= end:
+                serve_at = None
+            until = end if serve_at is None else serve_at
+            kinds = {key.data for key, _ in self._selector.select(max(0.0, until - now))}
             if WAKE in kinds:
                 with contextlib.suppress(OSError):
                     os.read(self._wake_r, 4096)
@@ -156,6 +164,10 @@ class LoopWaiter:
                     end = min(end, time.monotonic() + after_request)
             if READER in kinds:
                 return READER
+            if serve_at is not None and serve is not None and time.monotonic() >= serve_at:
+                if REQUEST not in kinds:
+                    serve()  # a held answer is due (a stream's pace)
+                continue
             if not kinds or left <= 0:
                 return None
 
