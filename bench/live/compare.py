@@ -7,7 +7,11 @@ take turns (REV, tree, REV, tree, ...), each on a fresh rig at full speed: `run_
 taps, lifts, CPU per accepted tap of `bench live`) then `idle_cpu`. REV's daemon runs from a
 `git worktree` put first on the daemon's PYTHONPATH (`BENCH_DAEMON_PYTHONPATH`, rig.py); the
 emulators, the bench and the installed entry points are the tree's, the same for both sides.
-Full speed only: a quota changes both sides alike. `--phone`: a phone watches the page during
+Full speed only: a quota changes both sides alike. `--together` starts the two sides of a run at
+once, one beside the other (each has a core of this two-core machine; their emulators share
+them), so a pair sees the same minute of a machine whose speed moves by two to four times
+within minutes: the ratio of a pair's CPU per tap is then the figure to read, not the
+latencies, which the other side disturbs. `--phone`: a phone watches the page during
 the trials, as in `bench live`'s full run (the page is each side's own: rig.web runs it on
 the same PYTHONPATH as the daemon).
 """
@@ -55,12 +59,23 @@ print(json.dumps({"cpu_ms_per_tap": f.cpu_s / max(1, f.accepted) * 1000,
 """
 
 
-def one_run(code: Path, trials: int, idle: float, phone: bool = False) -> dict[str, float]:
+def start_run(code: Path, trials: int, idle: float,
+              phone: bool = False) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "BENCH_DAEMON_PYTHONPATH": str(code)}
-    out = subprocess.run([sys.executable, "-c", ONE_RUN, str(trials), str(idle),
-                          "phone" if phone else "-"], env=env,
-                         cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    return subprocess.Popen([sys.executable, "-c", ONE_RUN, str(trials), str(idle),
+                             "phone" if phone else "-"], env=env, cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def result(run: subprocess.Popen[str]) -> dict[str, float]:
+    out, err = run.communicate()
+    if run.returncode:
+        raise RuntimeError(f"a run failed ({run.returncode}): {err.strip()[-2000:]}")
     return json.loads(out.strip().splitlines()[-1])
+
+
+def one_run(code: Path, trials: int, idle: float, phone: bool = False) -> dict[str, float]:
+    return result(start_run(code, trials, idle, phone))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -72,6 +87,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--phone", action="store_true",
                         help="a phone watches the page during the trials (each side's own "
                              "`tabletap web`), as in `bench live`'s full run")
+    parser.add_argument("--together", action="store_true",
+                        help="each run starts both sides at once, one beside the other, so "
+                             "both see the same minute of this machine; compare their CPU per "
+                             "tap by the ratio of each pair (the latencies are disturbed)")
     args = parser.parse_args(argv)
     results: dict[str, list[dict[str, float]]] = {args.rev: [], "tree": []}
     with tempfile.TemporaryDirectory() as tmp:
@@ -80,7 +99,17 @@ def main(argv: list[str] | None = None) -> int:
                         str(worktree), args.rev], check=True)
         try:
             for n in range(args.runs):
-                for side, code in ((args.rev, worktree), ("tree", ROOT)):
+                sides = ((args.rev, worktree), ("tree", ROOT))
+                if args.together:
+                    print(f"run {n + 1}/{args.runs}: both at once ...", flush=True)
+                    runs = [(side, start_run(code, args.trials, args.idle, args.phone))
+                            for side, code in sides]
+                    for side, run in runs:
+                        results[side].append(result(run))
+                        print(f"  {side}: " + ", ".join(f"{k} {v:.2f}" for k, v in
+                                                       results[side][-1].items()), flush=True)
+                    continue
+                for side, code in sides:
                     print(f"run {n + 1}/{args.runs}: {side} ...", flush=True)
                     results[side].append(one_run(code, args.trials, args.idle, args.phone))
                     print("  " + ", ".join(f"{k} {v:.2f}" for k, v in
@@ -92,6 +121,11 @@ def main(argv: list[str] | None = None) -> int:
     for side, runs in results.items():
         print(f"  {side}: " + ", ".join(
             f"{k} {statistics.median(r[k] for r in runs):.2f}" for k in runs[0]))
+    ratios = [t["cpu_ms_per_tap"] / r["cpu_ms_per_tap"]
+              for r, t in zip(results[args.rev], results["tree"], strict=True)]
+    print("CPU per tap, tree / " + args.rev + " run by run: "
+          + ", ".join(f"{x:.3f}" for x in ratios)
+          + f" (median {statistics.median(ratios):.3f})")
     return 0
 
 

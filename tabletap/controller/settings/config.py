@@ -37,8 +37,9 @@ class ReaderConfig(Strict):
     timeout: float = 0.05  # seconds the adapter waits for one frame
     # waiting for a tap (0: off, the reader is polled): an empty reader leaves one armed
     # listing with the chip and the loop waits on every such reader at once; it is renewed
-    # (the chip's liveness check) every `arm` seconds. UART only (docs/nfc.md)
-    arm: Annotated[float, Meta(ge=0, le=5)] = 0.5
+    # (the chip's liveness check) every `arm` seconds, with the watchdog's once-a-second pass
+    # (docs/nfc.md, "Renewal"). UART, or SPI/I2C with the IRQ line wired (docs/nfc.md)
+    arm: Annotated[float, Meta(ge=0, le=5)] = 1.0
 
 
 SERVO_FRAME_SECONDS = 0.02  # 50 Hz, what hobby servos expect
