@@ -378,3 +378,25 @@ def test_a_miss_before_an_outage_and_faded_listings_on_return_are_no_lift(table)
     loop.run_for(1.0)
     assert faults.injected == {"fade": 7}
     assert (loop.count("placed"), loop.count("removed")) == (1, 0)
+
+
+def test_a_pass_just_before_the_renewal_is_due_renews(table):
+    """The loop's pause ends at its soonest timer: on an empty table the one-second limit of
+    the watchdog and the Pico link (Daemon.pause), which comes a few milliseconds before the
+    renewal armed in the pass before it. That pass renews (RENEWAL_SLACK), or the renewal
+    takes a pass of its own just after, two passes a second where one does."""
+    from tabletap.hw.pn532.reader import RENEWAL_SLACK
+
+    loop = waiting_loop(table)
+    reader, chip = loop.supervised.reader, table.chip()
+    due = reader.renewal_due()
+    assert due is not None
+    table.clock.sleep(due - table.clock.now() - 2 * RENEWAL_SLACK)
+    before = len(chip.log)
+    reader.poll()
+    assert chip.log[before:] == []  # not yet: the armed listing stands
+    table.clock.sleep(RENEWAL_SLACK + 0.005)  # now 5 ms inside the slack, still before `due`
+    assert table.clock.now() < due
+    reader.poll()
+    assert chip.log[before:] == ["in_list_passive_target"]  # renewed in this pass
+    assert reader.renewal_due() > due

@@ -46,6 +46,11 @@ IN_RELEASE = 0x52
 RF_CONFIGURATION = 0x32
 COMM_TIMEOUT = 0x08  # RFConfiguration timeout code: 100 us * 2^(code-1) = 12.8 ms
 NTAG_READ = 0x30
+# An armed listing is renewed by a pass up to this long before its `arm` is up: the loop's
+# pause ends at the soonest timer, the watchdog's second (Daemon.pause) a few milliseconds
+# before the renewal armed in the pass before it, and without the slack each made a pass of
+# its own, two a second on an empty table where one does (bench.live.stopwatch --idle).
+RENEWAL_SLACK = 0.05
 NTAG_WRITE = 0xA2
 
 # Capability container size byte -> the page holding the dynamic lock bytes (NTAG213/215/216)
@@ -418,7 +423,7 @@ class Pn532Reader:
         if answered:
             self._armed_at = None
             return self._parse_targets(self._response(IN_LIST_PASSIVE_TARGET, 1 + 15 * 2))
-        if self._now() - (self._armed_at or 0.0) < self.arm:
+        if self._now() - (self._armed_at or 0.0) < self.arm - RENEWAL_SLACK:
             return None
         self.disarm()
         self._arm_listing()
@@ -443,7 +448,8 @@ class Pn532Reader:
     def renewal_due(self) -> float | None:
         """When the outstanding armed listing is due for renewal (the chip's liveness check),
         on the reader's clock; None when none is outstanding. Until then a waiting reader
-        needs no pass of the loop: its answer wakes the loop."""
+        needs no pass of the loop: its answer wakes the loop. A pass up to RENEWAL_SLACK
+        before it renews too (`_armed_result`)."""
         if self._armed_at is None or not self.arm:
             return None
         return self._armed_at + self.arm

@@ -182,8 +182,12 @@ class SerialButtons:
     @property
     def idle_limit(self) -> float:
         """The longest the daemon may go without calling events(): the link takes a daemon
-        that stops calling for half the host timeout for hung (BoardLink._daemon_alive)."""
-        return self.link.host_timeout / 4
+        that stops calling for half the host timeout for hung (BoardLink._daemon_alive). A
+        third of it (1 s of the default 3) leaves half a second for a slow pass, and is the
+        loop's own longest pause and its armed listings' renewal (Daemon.pause, readers'
+        `arm`), so an empty table's loop passes once a second for all three; at a quarter
+        (0.75 s) they fell apart, two passes a second (bench.live.stopwatch --idle)."""
+        return self.link.host_timeout / 3
 
     def events(self) -> list[InputEvent]:
         out = []
