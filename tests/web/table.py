@@ -18,6 +18,7 @@ import httpx
 import yaml
 
 from tabletap.controller.control_socket.server import request
+from tabletap.sim.context import TAP_SECONDS
 
 TABLETAP = [sys.executable, "-m", "tabletap.controller.cli"]
 ENV = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -91,7 +92,23 @@ class Table:
             return False
 
     def say(self, line: str) -> None:
-        """A line at the simulator's console: `tap admin/1 chest`, `tap kingdomino/domino/5`."""
+        """A line at the simulator's console: `tap admin/1 chest`, `tap kingdomino/domino/5`.
+
+        The simulator's tap leaves the piece on the reader TAP_SECONDS; a second tap of it
+        sooner would put it down where it still lies, which is no new tap, at a real table as
+        here. So a tap of the same piece on the same reader waits until the last one has been
+        lifted and its misses counted (a generous second more): two pairings in a row, say,
+        are two taps of the parent card however fast the page between them is."""
+        verb, *rest = line.split()
+        if verb == "tap" and rest:
+            # (piece, reader) -> when; kept here, as a subclass (launch.BoxTable) has its own
+            # __init__
+            tapped: dict[tuple[str, str], float] = self.__dict__.setdefault("_tapped", {})
+            key = (rest[0], rest[1] if len(rest) > 1 else "")
+            last = tapped.get(key)
+            if last is not None:
+                time.sleep(max(0.0, last + TAP_SECONDS + 1.0 - time.monotonic()))
+            tapped[key] = time.monotonic()
         assert self.daemon.stdin is not None
         self.daemon.stdin.write(line + "\n")
         self.daemon.stdin.flush()

@@ -9,7 +9,6 @@ import time
 import httpx
 import pytest
 
-from tabletap.sim.context import TAP_SECONDS
 from tests.web.table import TABLETAP, Table
 
 
@@ -21,20 +20,10 @@ def client(table: Table) -> tuple[httpx.Client, str]:
     return c, session["csrf"]
 
 
-_LAST_TAP: dict[int, float] = {}
-
-
 def pair(table: Table, c: httpx.Client, csrf: str) -> str:
     started = c.post("/api/pair", json={"label": "test phone"}, headers={"x-csrf-token": csrf})
     assert started.status_code == 200, started.text
-    # The simulator's tap leaves the card on the reader TAP_SECONDS; a second pairing sooner
-    # would put it down where it still lies, which is no new tap (as at a real table), so the
-    # card is first seen lifted (its misses counted: a generous second more).
-    last = _LAST_TAP.get(id(table))
-    if last is not None:
-        time.sleep(max(0.0, last + TAP_SECONDS + 1.0 - time.monotonic()))
-    _LAST_TAP[id(table)] = time.monotonic()
-    table.say("tap admin/1 pond")
+    table.say("tap admin/1 pond")  # after the last one is lifted (Table.say)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         status = c.get(f"/api/pair/{started.json()['request']}").json()
