@@ -19,7 +19,7 @@ from contextlib import contextmanager
 
 from bench.live.cgroup import Quota, QuotaUnavailable
 from bench.live.instructions import NoValgrind, ready_instructions
-from bench.live.phone import Watcher
+from bench.live.phone import Phone
 from bench.live.procstat import memory_mib
 from bench.live.rig import Rig
 from bench.live.trials import Figures, idle_cpu, run_trials
@@ -87,8 +87,7 @@ def _ready(quota: Quota | None, starts: int) -> float:
 
 def _full(trials: int) -> list[tuple]:
     rig = Rig()
-    web = rig.web()
-    watcher = Watcher(rig.web_url)
+    phone = Phone(rig)
     try:
         rig.start()
         f = run_trials(rig, trials, seed=1)
@@ -97,14 +96,12 @@ def _full(trials: int) -> list[tuple]:
                     f"{f.accepted} accepted, {f.new_games} new games)",
                     f.cpu_s / max(1, f.accepted) * 1000, "ms", "daemon_cpu_ms_per_tap"))
         daemon_rss, daemon_pss = memory_mib(rig.pid)
-        web_rss, web_pss = memory_mib(web.pid)
+        web_rss, web_pss = memory_mib(phone.web.pid)
         out += [("daemon RSS after the run", daemon_rss, "MiB", "daemon_rss_mib"),
                 ("daemon PSS after the run", daemon_pss, "MiB", "daemon_pss_mib"),
                 ("page (tabletap web) RSS after the run", web_rss, "MiB", "web_rss_mib"),
                 ("page (tabletap web) PSS after the run", web_pss, "MiB", "web_pss_mib")]
-        watcher.stop.set()
-        web.terminate()
-        web.wait(10)
+        phone.stop()
         daemon, emulator = idle_cpu(rig, IDLE_SECONDS)
         # The same CPU with the idle table's rate over the run's time taken off: what the taps
         # cost on top of the renewals, the Pico's pings and the watchdog that an empty table
@@ -118,10 +115,7 @@ def _full(trials: int) -> list[tuple]:
                  "emulator_idle_cpu_percent")]
         return out
     finally:
-        watcher.stop.set()
-        if web.poll() is None:
-            web.kill()
-            web.wait()
+        phone.stop()
         rig.close()
 
 

@@ -32,24 +32,20 @@ ROOT = Path(__file__).resolve().parents[2]
 ONE_RUN = """
 import json, statistics, sys
 from bench.live import pct
-from bench.live.phone import Watcher
+from bench.live.phone import Phone
 from bench.live.rig import Rig
 from bench.live.trials import idle_cpu, run_trials
 rig = Rig()
-web = rig.web() if sys.argv[3] == "phone" else None
-watcher = Watcher(rig.web_url) if web is not None else None
+phone = Phone(rig) if sys.argv[3] == "phone" else None
 try:
     rig.start(new=True)
     f = run_trials(rig, int(sys.argv[1]), seed=1)
-    if watcher is not None:
-        watcher.stop.set()
-        web.kill()
-        web.wait()
+    if phone is not None:
+        phone.stop()
     daemon, _ = idle_cpu(rig, float(sys.argv[2]))
 finally:
-    if web is not None and web.poll() is None:
-        web.kill()
-        web.wait()
+    if phone is not None:
+        phone.stop()
     rig.close()
 ms = lambda v, q: pct(v, q) * 1000
 print(json.dumps({"cpu_ms_per_tap": f.cpu_s / max(1, f.accepted) * 1000,

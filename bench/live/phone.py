@@ -4,8 +4,13 @@ change it sees, so a watching phone costs the daemon CPU at every tap: measured 
 
 from __future__ import annotations
 
+import subprocess
 import threading
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bench.live.rig import Rig
 
 
 class Watcher:
@@ -25,3 +30,23 @@ class Watcher:
                             return
             except httpx.HTTPError:
                 time.sleep(0.5)
+
+
+class Phone:
+    """The page (`tabletap web` on the rig's config, `Rig.web`) and a phone watching it, for a
+    run; `stop()` ends both, and may be called again (in a `finally`) however the run
+    ended."""
+
+    def __init__(self, rig: Rig) -> None:
+        self.web = rig.web()
+        self.watcher = Watcher(rig.web_url)
+
+    def stop(self) -> None:
+        self.watcher.stop.set()
+        if self.web.poll() is None:
+            self.web.terminate()
+            try:
+                self.web.wait(10)
+            except subprocess.TimeoutExpired:
+                self.web.kill()
+                self.web.wait()

@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.live.phone import Watcher
+from bench.live.phone import Phone
 from bench.live.procstat import threads_cpu_s
 from bench.live.rig import Rig
 from bench.live.trials import run_trials
@@ -68,8 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         totals = Path(tmp) / "stopwatch.json"
         os.environ["STOPWATCH_OUT"] = str(totals)
         rig = Rig()
-        web = rig.web() if args.phone else None
-        watcher = Watcher(rig.web_url) if web is not None else None
+        phone = Phone(rig) if args.phone else None
         try:
             rig.start(new=True, prefix=[sys.executable, str(WRAPPER)])
             before = _snapshot(rig.pid, totals, 1)
@@ -83,11 +82,8 @@ def main(argv: list[str] | None = None) -> int:
             threads1 = _threads(rig.pid)
             after = _snapshot(rig.pid, totals, 2)
         finally:
-            if watcher is not None:
-                watcher.stop.set()
-            if web is not None:
-                web.kill()
-                web.wait()
+            if phone is not None:
+                phone.stop()
             rig.close()
     if args.idle:
         taps, each = seconds, "second"

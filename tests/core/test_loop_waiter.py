@@ -142,7 +142,7 @@ def test_a_reader_stays_registered_while_its_handle_is_the_same_and_a_new_one_is
 
 
 def test_a_held_answer_is_served_at_its_moment_and_the_wait_goes_on() -> None:
-    """`due` (ControlServer.due: a stream's held answer) is a moment to serve the requests at,
+    """`serve_due` (ControlServer.due: a stream's held answer) is a moment to serve the requests at,
     not the end of the pause: the readers get no pass for it."""
     waiter = LoopWaiter()
     served: list[float] = []
@@ -150,7 +150,7 @@ def test_a_held_answer_is_served_at_its_moment_and_the_wait_goes_on() -> None:
     dues = [started + 0.05]
     try:
         got = waiter.wait(0.3, [], lambda: [], lambda: served.append(time.monotonic()),
-                          due=lambda: dues.pop() if dues else None)
+                          serve_due=lambda: dues.pop() if dues else None)
         ended = time.monotonic()
         assert got is None
         assert len(served) == 1 and served[0] >= started + 0.05

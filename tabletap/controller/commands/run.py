@@ -145,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
             # a tap on a waiting reader or a console line ends the pause; requests are
             # answered during it
             daemon.idle(wait - (clock.now() - started), serve=control.serve_pending,
-                        requests=control.sockets, waiter=waiter, due=control.due)
+                        requests=control.sockets, waiter=waiter, serve_due=control.due)
             sys.stdout.flush()
         waiter.close()
     finally:

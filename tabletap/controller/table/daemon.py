@@ -298,18 +298,18 @@ class Daemon:
     def idle(self, seconds: float, serve: Callable[[], object] | None = None,
              requests: Callable[[], list[Any]] | None = None,
              waiter: LoopWaiter | None = None,
-             due: Callable[[], float | None] | None = None) -> str | None:
+             serve_due: Callable[[], float | None] | None = None) -> str | None:
         """The loop's pause between passes: up to `seconds`, cut short by a tap on any reader
         that waits for one. With `serve` (the control socket's `serve_pending`) and `requests`
         (its sockets), a console or the phone page is answered during the pause rather than at
         the next pass (a touch on the page makes three round trips): in the same `select` as
         the readers where they are file descriptors, else every SERVE_SLICE (the simulator's
-        emulated ports, which keep their own time). `due` (the control socket's held answers)
+        emulated ports, which keep their own time). `serve_due` (the control socket's held answers)
         is served at its moment within the one selector's wait."""
         readers = [sup.reader for sup in self._supervised.values() if not sup.missing]
         handles = reader_handles(readers)
         if waiter is not None and isinstance(self.clock, SystemClock):
-            return self._wait_in(waiter, seconds, handles, serve, requests, due)
+            return self._wait_in(waiter, seconds, handles, serve, requests, serve_due)
         if serve is None or requests is None:
             wait_for_readers(readers, self.clock, seconds, handles)
             return None

@@ -417,12 +417,6 @@ class TableSession:
         due = [t for t in (self._relock_at, self._feedback_until) if t is not None]
         return min(due) if due else math.inf
 
-    def timers_idle(self) -> bool:
-        """Whether nothing here waits on a timer (a relock, the lights' feedback, a resting
-        pattern, a half-made gesture's time-out): then `tick` has nothing to do until an input
-        comes, and the daemon's loop may sleep until one does (Daemon.pause)."""
-        return self.wakes_at() == math.inf
-
     # -- what the family hears ------------------------------------------------------------------
 
     def tell(self, sentence: str | Sentence) -> None:

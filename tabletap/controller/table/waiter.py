@@ -114,14 +114,14 @@ class LoopWaiter:
     def wait(self, seconds: float, handles: list[Any], requests: Callable[[], list[Any]] | None,
              serve: Callable[[], object] | None, timers: list[float] | None = None,
              after_request: float | None = None,
-             due: Callable[[], float | None] | None = None) -> str | None:
+             serve_due: Callable[[], float | None] | None = None) -> str | None:
         """Wait up to `seconds` (or until the soonest of `timers`, monotonic times); returns
         READER when a reader answered, CONSOLE when console lines were handed over, WAKE when
         another thread called `wake()`, None when the time ran out. Requests are served as
         they come and do not end the wait, but with `after_request` it ends that long after
         one at the latest (a request may have started something the next pass must tick: a
         pairing window's light code, say, while the pause was stretched over a quiet table).
-        `due()` (the control socket's held answers, ControlServer.due) is a moment to serve
+        `serve_due()` (the control socket's held answers, ControlServer.due) is a moment to serve
         the requests at and go on waiting: no pass of the readers for it."""
         end = time.monotonic() + seconds
         if timers:
@@ -147,7 +147,7 @@ class LoopWaiter:
             # must take them here.
             now = time.monotonic()
             left = end - now
-            serve_at = due() if due is not None and serve is not None else None
+            serve_at = serve_due() if serve_due is not None and serve is not None else None
             if serve_at is not None and serve_at >= end:
                 serve_at = None
             until = end if serve_at is None else serve_at
@@ -164,7 +164,7 @@ class LoopWaiter:
                     end = min(end, time.monotonic() + after_request)
             if READER in kinds:
                 return READER
-            if serve_at is not None and serve is not None and time.monotonic() >= serve_at:
+            if serve_at is not None and time.monotonic() >= serve_at:
                 if REQUEST not in kinds:
                     serve()  # a held answer is due (a stream's pace)
                 continue

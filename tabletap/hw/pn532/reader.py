@@ -46,12 +46,12 @@ IN_RELEASE = 0x52
 RF_CONFIGURATION = 0x32
 COMM_TIMEOUT = 0x08  # RFConfiguration timeout code: 100 us * 2^(code-1) = 12.8 ms
 NTAG_READ = 0x30
+NTAG_WRITE = 0xA2
 # An armed listing is renewed by a pass up to this long before its `arm` is up: the loop's
 # pause ends at the soonest timer, the watchdog's second (Daemon.pause) a few milliseconds
 # before the renewal armed in the pass before it, and without the slack each made a pass of
 # its own, two a second on an empty table where one does (bench.live.stopwatch --idle).
 RENEWAL_SLACK = 0.05
-NTAG_WRITE = 0xA2
 
 # Capability container size byte -> the page holding the dynamic lock bytes (NTAG213/215/216)
 DYNAMIC_LOCK_PAGE = {0x12: 0x28, 0x3E: 0x82, 0x6D: 0xE2}
