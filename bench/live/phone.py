@@ -1,6 +1,8 @@
 """A phone watching the page: its server-sent stream read all along a run (`bench live`'s full
-run, `bench.live.stopwatch --phone`). The page's process asks the daemon for a snapshot at each
-change it sees, so a watching phone costs the daemon CPU at every tap: measured with one."""
+run, `bench.live.stopwatch --phone`). While a phone watches, the page's stream takes a snapshot
+from the daemon at each change, so a watching phone costs the daemon CPU at every tap: measured
+with one. `Phone(rig, watching=False)` is the page with no phone open (`--page`), a family's
+box for most of an evening: its stream is bare (web/feed.py)."""
 
 from __future__ import annotations
 
@@ -33,16 +35,17 @@ class Watcher:
 
 
 class Phone:
-    """The page (`tabletap web` on the rig's config, `Rig.web`) and a phone watching it, for a
-    run; `stop()` ends both, and may be called again (in a `finally`) however the run
-    ended."""
+    """The page (`tabletap web` on the rig's config, `Rig.web`) and a phone watching it (none
+    when not `watching`), for a run; `stop()` ends both, and may be called again (in a
+    `finally`) however the run ended."""
 
-    def __init__(self, rig: Rig) -> None:
+    def __init__(self, rig: Rig, watching: bool = True) -> None:
         self.web = rig.web()
-        self.watcher = Watcher(rig.web_url)
+        self.watcher = Watcher(rig.web_url) if watching else None
 
     def stop(self) -> None:
-        self.watcher.stop.set()
+        if self.watcher is not None:
+            self.watcher.stop.set()
         if self.web.poll() is None:
             self.web.terminate()
             try:

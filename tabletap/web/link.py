@@ -43,14 +43,18 @@ class DaemonLink:
         """Each answer to a request that streams (`{"snapshot": ..., "stream": P}`) as it
         arrives. LinkError when the daemon cannot be reached, closes the connection, or says
         nothing for `silence` seconds (it answers a quiet table every `wait` seconds)."""
+        # asyncio.timeout, not wait_for: Python 3.11's wait_for drops a cancel that comes as
+        # the line does, and the feed cancels this stream to open another (web/feed.py)
         writer = None
         try:
-            reader, writer = await asyncio.wait_for(
-                asyncio.open_unix_connection(str(self.path), limit=REPLY_LIMIT), self.timeout)
-            writer.write(json.dumps(payload).encode() + b"\n")
-            await asyncio.wait_for(writer.drain(), self.timeout)
+            async with asyncio.timeout(self.timeout):
+                reader, writer = await asyncio.open_unix_connection(str(self.path),
+                                                                    limit=REPLY_LIMIT)
+                writer.write(json.dumps(payload).encode() + b"\n")
+                await writer.drain()
             while True:
-                raw = await asyncio.wait_for(reader.readline(), silence)
+                async with asyncio.timeout(silence):
+                    raw = await reader.readline()
                 if not raw:
                     raise ValueError("the daemon closed the connection")
                 yield _reply(raw)

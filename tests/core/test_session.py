@@ -128,3 +128,39 @@ def test_the_session_says_when_its_timers_are_due(tmp_path: Path):
     assert session.wakes_at() == math.inf
     session.resting = "pairing"  # a pattern stepped by the clock: ticked at the poll pace
     assert session.wakes_at() is None
+
+
+def test_only_a_half_made_gesture_that_can_time_out_is_ticked_at_the_poll_pace(tmp_path: Path):
+    """TableSession.wakes_at: a gesture is a timer only where the game's table cancels it
+    after a while (GameTable.expire). Oversiege's projectile waits for its target and times
+    out (issue 5: "a timeout ... cancels a half-made gesture"): the loop ticks. Magic Keys'
+    die named by a short press of `roll` never times out, so the loop need not pass for it."""
+    import math
+
+    from tabletap.controller.games.base import ButtonPressed, PiecePlaced
+    from tabletap.controller.settings.config import Config
+    from tabletap.controller.table.runtime import GameSpec, open_table
+    from tabletap.sim.context import make_context
+
+    cfg = Config.model_validate({"state_dir": str(tmp_path / "mk")})
+    ctx = make_context()
+    keys = open_table(cfg, ctx, ctx["clock"], GameSpec("magic-keys", ["ana", "ben"], 7,
+                                                       {"dice": "digital"}), new=True).session
+    keys.table.force("roll", [3, "moon", 1])
+    assert keys.handle(ButtonPressed("roll"), 0.0).accepted
+    assert keys.handle(ButtonPressed("roll"), 0.0).accepted is None  # the 3 named
+    assert keys.table.chosen is not None and keys._gesture_pending()
+    keys._feedback_until = keys._relock_at = None  # no lights' timer: only the gesture
+    assert keys.wakes_at() == math.inf
+
+    cfg = Config.model_validate({"state_dir": str(tmp_path / "os")})
+    ctx = make_context()
+    siege = open_table(cfg, ctx, ctx["clock"], GameSpec("oversiege", ["red", "blue"], 1),
+                       new=True).session
+    assert siege.handle(PiecePlaced("table", "oversiege/red/catapult/1"), 0.0).accepted
+    siege._feedback_until = None
+    assert siege.wakes_at() == math.inf
+    assert siege.handle(PiecePlaced("table", "oversiege/red/stone/1"), 0.0).pending is not None
+    assert siege.table.gesture is not None  # the stone waits for its target
+    siege._feedback_until = None
+    assert siege.wakes_at() is None

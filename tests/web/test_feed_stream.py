@@ -152,3 +152,101 @@ def test_a_page_whose_daemon_goes_away_says_so_and_comes_back(tmp_path: Path):
     down, snapshot = _in_a_thread(watch)
     assert down is not None and "not answering" in down
     assert snapshot is not None and snapshot["game"] == "magic-keys"
+
+
+def test_an_unwatched_page_costs_the_daemon_no_snapshot_a_change(tmp_path: Path):
+    """web/feed.py: with no browser watching, the stream is bare (the counter, no snapshot),
+    so the taps of a table whose page runs with no phone open cost the daemon no snapshot. The
+    first browser restarts the stream at the page's pace and gets the whole snapshot at once
+    (with the taps made meanwhile); when it goes, the stream is bare again."""
+    loop = _Loop(tmp_path)
+    side = web_requests._side(loop.daemon)
+    built: list[int] = []
+    real = side.snapshot
+
+    def counted() -> dict[str, Any]:
+        built.append(1)
+        return real()
+
+    side.snapshot = counted  # type: ignore[method-assign]
+
+    async def evening() -> tuple[int, int, dict[str, Any], int, int, int]:
+        feed = Feed(DaemonLink(loop.server.path), period=0.05)
+        task = asyncio.create_task(feed.run())
+        try:
+            for _ in range(200):  # the first answer: the language, the daemon is there
+                if feed.snapshot is not None:
+                    break
+                await asyncio.sleep(0.02)
+            for piece in ["magic-keys/key/blue/3", "magic-keys/key/purple/1"]:
+                await asyncio.to_thread(loop.tap, piece)
+            await asyncio.sleep(1.5)  # both taps played (0.7 s each) and their changes held
+            unwatched = len(built)
+            queue = feed.subscribe()
+            picture = await asyncio.wait_for(queue.get(), 5)
+            watched_lines = loop.lines
+            await asyncio.to_thread(loop.tap, "magic-keys/key/blue/2")
+            while (await asyncio.wait_for(queue.get(), 5))["snapshot"]["actions"] < 3:
+                pass
+            feed.unsubscribe(queue)
+            for _ in range(100):
+                if loop.lines > watched_lines:
+                    break
+                await asyncio.sleep(0.02)
+            before = len(built)
+            await asyncio.to_thread(loop.tap, "magic-keys/key/gold")
+            await asyncio.sleep(1.0)
+            return unwatched, watched_lines, picture, loop.lines, before, len(built)
+        finally:
+            task.cancel()
+
+    try:
+        unwatched, watched_lines, picture, lines, before, after = _in_a_thread(evening)
+        assert unwatched == 1  # the first answer's (the table's language), none for the taps
+        assert watched_lines == 3  # that first ask, the bare stream, the watched stream
+        assert picture["snapshot"]["actions"] == 2  # at once, with the unwatched taps
+        assert lines == 4 and after == before  # bare again: no snapshot for a tap
+    finally:
+        loop.close()
+
+
+def test_a_browser_that_comes_while_the_unwatched_page_asks_its_first_snapshot_is_fed(
+        tmp_path: Path):
+    """The first browser may come while the page, watched by none, is still asking the daemon
+    for its first snapshot (the table's language, before a bare stream): the stream it then
+    opens is the watched one, and the browser gets each change. Before, a browser that came
+    while the page said "connecting" was left on the bare stream, and saw no tap."""
+    loop = _Loop(tmp_path)
+
+    async def watch() -> dict[str, Any]:
+        feed = Feed(DaemonLink(loop.server.path), period=0.05)
+        asked, answer = asyncio.Event(), asyncio.Event()
+        real = feed.link.ask
+
+        async def slow_ask(payload: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+            asked.set()
+            await answer.wait()
+            return await real(payload, **kwargs)
+
+        feed.link.ask = slow_ask  # type: ignore[method-assign]
+        task = asyncio.create_task(feed.run())
+        try:
+            await asyncio.wait_for(asked.wait(), 5)  # the unwatched page's first ask
+            assert feed.down is not None  # still "connecting to the table"
+            queue = feed.subscribe()
+            answer.set()
+            while not (await asyncio.wait_for(queue.get(), 5)).get("snapshot"):
+                pass  # "connecting", then the first snapshot: no move yet
+            await asyncio.to_thread(loop.tap, "magic-keys/key/blue/3")
+            while True:
+                message = await asyncio.wait_for(queue.get(), 5)
+                if message["snapshot"]["actions"] >= 1:
+                    return message
+        finally:
+            task.cancel()
+
+    try:
+        message = _in_a_thread(watch)
+        assert message["snapshot"]["last"]["accepted"] is not None
+    finally:
+        loop.close()

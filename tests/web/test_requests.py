@@ -234,3 +234,34 @@ def test_on_the_pico_wiring_the_check_uses_the_daemons_own_link(tmp_path):
     finally:
         daemon.close()
         daemon.session.outputs.close()
+
+
+def test_the_game_states_part_of_a_snapshot_is_made_again_only_for_another_state(
+        tmp_path, monkeypatch):
+    """WebSide._of_state: the engines never change a state (rules.base, `apply`), so the
+    view, the scores and the game's extras are made once a state; a change that is not a move
+    (the relock, a lift) sends the same part again, and a move sends the new state's."""
+    daemon, ctx = magic_keys_table(tmp_path, players=("ana", "ben"),
+                                   chest={"open_seconds": 1})
+    web_requests.attach(daemon)
+    engine = daemon.session.engine
+    views: list[object] = []
+    real = type(engine).public_view
+
+    def counted(self, state, *args):
+        if args == (False,):  # the page's view (the lights ask for the players too)
+            views.append(state)
+        return real(self, state, *args)
+
+    monkeypatch.setattr(type(engine), "public_view", counted)
+    first = web_requests.handle(daemon, {"snapshot": True})
+    assert first["snapshot"]["turn"] == "ana" and len(views) == 1
+    tap(daemon, ctx, "magic-keys/key/purple/1")  # ana's true key: the chest opens
+    moved = web_requests.handle(daemon, {"snapshot": True, "since": first["counter"]})
+    assert moved["changed"] and moved["snapshot"]["turn"] == "ben" and len(views) == 2
+    assert moved["snapshot"]["view"] != first["snapshot"]["view"]
+    daemon.run_for(1.5)  # the relock: said, so the counter moves, but no move was made
+    relocked = web_requests.handle(daemon, {"snapshot": True, "since": moved["counter"]})
+    assert relocked["changed"] and relocked["snapshot"]["log"] != moved["snapshot"]["log"]
+    assert relocked["snapshot"]["view"] == moved["snapshot"]["view"] and len(views) == 2
+    assert relocked["snapshot"]["extra"] == moved["snapshot"]["extra"]

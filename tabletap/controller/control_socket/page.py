@@ -29,6 +29,7 @@ from tabletap.controller.control_socket.pairing import (
 from tabletap.controller.control_socket.server import Later
 from tabletap.controller.control_socket.takes import (
     COUNTER,
+    FLAG,
     MAPPING,
     PACE,
     TEXT,
@@ -89,6 +90,8 @@ class WebSide:
                                words=Words(config.language))
         self._voice_version = self.voice.version
         self._end_turn_at = float("-inf")  # the last short press of end-turn
+        # the last game state's part of a snapshot, with what it was made of (_of_state)
+        self._state_part: tuple[Any, Any, str, dict[str, Any]] | None = None
         self._listen()
 
     # -- the session's notices -------------------------------------------------------------
@@ -235,9 +238,10 @@ class WebSide:
         if self.refusal is not None and session.header is not self._refused_in:
             self.refusal = None  # another game, or none: that refusal is no news any more
         playing = engine is not None and state is not None  # none after abandon, before a card
-        view = _plain(engine.public_view(state, False)) if playing else {}
         spec = registry.find(game or "")
-        extras = spec.page.extras if spec is not None else None
+        of_state = self._of_state(engine, state, spec, words) if playing else {
+            "turn": None, "over": False, "winners": [], "scores": {}, "view": {}, "extra": {}}
+        view = of_state["view"]
         now = self.daemon.clock.now()
         r = self.desk.request
         enrolment = self.enrol.progress()
@@ -252,13 +256,13 @@ class WebSide:
             "players": list(header.players) if header else list(view.get("players", [])),
             # the game's options, so "play again" starts the same game for the same players
             "options": _plain(header.options) if header else {},
-            "turn": engine.current_player(state) if playing else None,
-            "over": engine.is_over(state) if playing else False,
-            "winners": list(engine.winners(state)) if playing else [],
-            "scores": dict(engine.scores(state)) if playing else {},
+            "turn": of_state["turn"],
+            "over": of_state["over"],
+            "winners": of_state["winners"],
+            "scores": of_state["scores"],
             "actions": session.actions,
             "view": view,
-            "extra": spelled(extras(engine, state), words) if extras and playing else {},
+            "extra": of_state["extra"],
             "last": None if last is None else {
                 "accepted": last.accepted,
                 "code": last.rejection.code if last.rejection else None,
@@ -293,6 +297,29 @@ class WebSide:
                 "queued": len(self.desk.queue),
             },
         }
+
+    def _of_state(self, engine: Any, state: Any, spec: Any, words: Words) -> dict[str, Any]:
+        """The snapshot's part that only the game state makes (its view, whose turn, the
+        scores, the game's extras in the table's language), made again only for another
+        state: the engines never change a state (rules.base: `apply` "never mutates
+        `state`"), and the page is sent a snapshot at every change a phone watches, most of
+        them not a move (a lift, the relock, the lights). The snapshot is written out at
+        once (server._line) and never changed, so the parts may be shared."""
+        kept = self._state_part
+        if kept is not None and kept[0] is state and kept[1] is engine \
+                and kept[2] == words.language:
+            return kept[3]
+        extras = spec.page.extras if spec is not None else None
+        part = {
+            "turn": engine.current_player(state),
+            "over": engine.is_over(state),
+            "winners": list(engine.winners(state)),
+            "scores": dict(engine.scores(state)),
+            "view": _plain(engine.public_view(state, False)),
+            "extra": spelled(extras(engine, state), words) if extras else {},
+        }
+        self._state_part = (state, engine, words.language, part)
+        return part
 
 
 def _plain(value: Any) -> Any:
@@ -448,11 +475,14 @@ def snapshot(daemon: TableDaemon, request: dict[str, Any]) -> dict[str, Any] | L
     counter to move. With `"stream": P` too (the page's feed) the connection stays open and
     gets an answer at each change, at most one every P seconds, and the quiet answer after S
     seconds without one: one parked request for as long as the page runs, where a new
-    connection, request and parse a change cost the daemon three times the snapshot itself."""
+    connection, request and parse a change cost the daemon three times the snapshot itself.
+    With `"bare": true` the answers hold the counter but no snapshot: the stream of a page no
+    browser watches (web/feed.py), which only needs to know the daemon is there."""
     side = _side(daemon)
     since = request.get("since")
     wait = request.get("wait")
     pace = request.get("stream")
+    bare = request.get("bare", False)  # the counter alone: a page no browser watches
 
     def since_then(seen: int | None) -> Callable[[], dict[str, Any] | None]:
         def changed() -> dict[str, Any] | None:
@@ -460,8 +490,10 @@ def snapshot(daemon: TableDaemon, request: dict[str, Any]) -> dict[str, Any] | L
             counter = side.current_counter()
             if seen == counter:
                 return None
-            return {"ok": True, "protocol": PROTOCOL, "counter": counter, "changed": True,
-                    "snapshot": side.snapshot()}
+            reply = {"ok": True, "protocol": PROTOCOL, "counter": counter, "changed": True}
+            if not bare:
+                reply["snapshot"] = side.snapshot()
+            return reply
         return changed
 
     def quiet(seen: int | None) -> dict[str, Any]:
@@ -498,7 +530,7 @@ TAKES: dict[str, Takes] = {
     "pair": MAPPING,
     "pairings": TRUE_OR_MAPPING,
     "revoke": TEXT,
-    "snapshot": TRUE.with_qualifiers(since=COUNTER, wait=WAIT, stream=PACE),
+    "snapshot": TRUE.with_qualifiers(since=COUNTER, wait=WAIT, stream=PACE, bare=FLAG),
     "enrol": MAPPING,
     "doctor": TRUE,
     "voice": Takes(f"one of {', '.join(repr(c) for c in CHANGES)}", lambda v: v in CHANGES),

@@ -405,15 +405,17 @@ class TableSession:
         a known time run (the chest's relock, the end of the lights' feedback), so the loop
         sleeps until then rather than ticking every poll period the chest stays open (fifty
         passes for the box's five seconds); None when a timer without one runs (a resting
-        pattern, a half-made gesture's time-out): the loop then ticks at its poll pace."""
+        pattern, a half-made gesture's time-out): the loop then ticks at its poll pace.
+
+        A game whose table keeps GameTable's `expire` has no time-out to tick for, half-made
+        gesture or not (a die named by a button's short press, say), and is not compared with
+        a fresh table: that comparison builds two tables, and this is asked at every pass."""
         if self.resting is not None:
             return None
-        if self.table is not None:
-            if not is_dataclass(self.table):
-                if type(self.table).expire is not GameTable.expire:
-                    return None
-            elif self._gesture_pending():
-                return None
+        table = self.table
+        if table is not None and type(table).expire is not GameTable.expire \
+                and (not is_dataclass(table) or self._gesture_pending()):
+            return None
         due = [t for t in (self._relock_at, self._feedback_until) if t is not None]
         return min(due) if due else math.inf
 
