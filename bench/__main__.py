@@ -10,6 +10,7 @@ some modules only updates their keys and keeps the others.
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import json
 import sys
@@ -26,6 +27,8 @@ def game_modules() -> dict[str, str]:
     from tabletap.controller.games import registry
 
     return {spec.name: spec.bench for spec in registry.games() if spec.bench}
+
+
 JSON_FILE = Path(__file__).resolve().parent.parent / "bench.json"
 
 
@@ -46,7 +49,19 @@ def _load_previous() -> dict[str, Any]:
 
 def main(argv: list[str]) -> int:
     games = game_modules()
-    wanted = argv or [*MODULES, *games]
+    parser = argparse.ArgumentParser(
+        prog="python -m bench", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    known = [*MODULES, *games]
+    parser.add_argument("modules", nargs="*", metavar="MODULE",
+                        help="the modules to run (all when none is given): " + ", ".join(known))
+    wanted = parser.parse_args(argv).modules or known
+    # checked here, not by `choices`, which refuses an empty list with nargs="*" on Python 3.11;
+    # a name that is no module is then this error, not an ImportError's traceback
+    unknown = [name for name in wanted if name not in known]
+    if unknown:
+        parser.error(f"no benchmark module called {', '.join(map(repr, unknown))} "
+                     f"(choose from {', '.join(known)})")
     figures = _load_previous()
     for name in wanted:
         print(f"== {name}", flush=True)
