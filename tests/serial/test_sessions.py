@@ -124,9 +124,13 @@ def test_presses_made_while_no_daemon_listened_are_not_replayed() -> None:
 def test_a_crash_in_the_link_thread_reaches_the_daemon() -> None:
     board = SimBoard(seed=1).start()
     too_long = {f"player-{i}-end-turn-button-on-the-left": i for i in range(12)}
-    link = BoardLink(board.port, board_config={"buttons": too_long}, retry=0.02).start()
+    link = BoardLink(board.port, board_config={"buttons": too_long}, retry=0.02)
     try:
-        ticket = link.submit({"op": "latch", "open": True})  # queued behind the cfg
+        # Queued before the thread starts, so it waits behind the cfg the hello puts first.
+        # Submitted after start(), it raced the thread: one CI run in many, the cfg had
+        # already crashed the link, and submit raised LinkCrashed before queuing anything.
+        ticket = link.submit({"op": "latch", "open": True})
+        link.start()
         assert ticket.wait(3) and ticket.ok is False and "frame too long" in str(ticket.err)
         with pytest.raises(LinkCrashed, match="stopped.*frame too long"):
             link.events()
