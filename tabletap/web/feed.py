@@ -14,10 +14,9 @@ starts afresh) and the table's language, which a daemon keeps for its life: a wh
 asked once, before the bare stream starts. A snapshot at every change cost the daemon about
 1 ms of each tap on a box whose page runs all evening with no phone open
 (`python -m bench.live.compare 2075923 --page --together`, docs/BENCHMARKS.md). The first
-browser to watch
-restarts the stream at the page's pace, with a whole snapshot first; the last one to go makes
-it bare again. Asked directly (`poll_once`, the page's own requests), the answer is always
-fresh.
+browser to watch restarts the stream at the page's pace, with a whole snapshot first; the last
+one to go makes it bare again. Asked directly (`poll_once`, the page's own requests), the
+answer is always fresh.
 """
 
 from __future__ import annotations
