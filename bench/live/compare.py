@@ -36,7 +36,7 @@ from bench.live.phone import Phone
 from bench.live.rig import Rig
 from bench.live.trials import idle_cpu, run_trials
 rig = Rig()
-phone = Phone(rig, watching=sys.argv[3] == "phone") if sys.argv[3] != "-" else None
+phone = Phone(rig, watching=sys.argv[3] == "phone") if sys.argv[3] != "none" else None
 try:
     rig.start(new=True)
     f = run_trials(rig, int(sys.argv[1]), seed=1)
@@ -55,11 +55,13 @@ print(json.dumps({"cpu_ms_per_tap": f.cpu_s / max(1, f.accepted) * 1000,
 """
 
 
-def start_run(code: Path, trials: int, idle: float, phone: bool = False,
-              page: bool = False) -> subprocess.Popen[str]:
+def start_run(code: Path, trials: int, idle: float,
+              page: str = "none") -> subprocess.Popen[str]:
+    """One run of `code`'s daemon; `page`: "phone" (the page, a phone watching it), "page"
+    (the page alone) or "none"."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "BENCH_DAEMON_PYTHONPATH": str(code)}
-    return subprocess.Popen([sys.executable, "-c", ONE_RUN, str(trials), str(idle),
-                             "phone" if phone else "page" if page else "-"], env=env, cwd=ROOT,
+    return subprocess.Popen([sys.executable, "-c", ONE_RUN, str(trials), str(idle), page],
+                            env=env, cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -70,9 +72,8 @@ def result(run: subprocess.Popen[str]) -> dict[str, float]:
     return json.loads(out.strip().splitlines()[-1])
 
 
-def one_run(code: Path, trials: int, idle: float, phone: bool = False,
-            page: bool = False) -> dict[str, float]:
-    return result(start_run(code, trials, idle, phone, page))
+def one_run(code: Path, trials: int, idle: float, page: str = "none") -> dict[str, float]:
+    return result(start_run(code, trials, idle, page))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,19 +82,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=2, help="runs of each side (default 2)")
     parser.add_argument("--trials", type=int, default=100, help="trials of each kind a run")
     parser.add_argument("--idle", type=float, default=30.0, help="idle seconds a run")
-    parser.add_argument("--phone", action="store_true",
-                        help="a phone watches the page during the trials (each side's own "
-                             "`tabletap web`), as in `bench live`'s full run")
-    parser.add_argument("--page", action="store_true",
-                        help="the page runs and no phone watches it, as on a family's box for "
-                             "most of an evening")
+    watch = parser.add_mutually_exclusive_group()
+    watch.add_argument("--phone", dest="page", action="store_const", const="phone",
+                       default="none",
+                       help="a phone watches the page during the trials (each side's own "
+                            "`tabletap web`), as in `bench live`'s full run")
+    watch.add_argument("--page", dest="page", action="store_const", const="page",
+                       help="the page runs and no phone watches it, as on a family's box for "
+                            "most of an evening")
     parser.add_argument("--together", action="store_true",
                         help="each run starts both sides at once, one beside the other, so "
                              "both see the same minute of this machine; compare their CPU per "
                              "tap by the ratio of each pair (the latencies are disturbed)")
     args = parser.parse_args(argv)
-    if args.phone and args.page:
-        parser.error("--phone or --page: a phone watches the page, or none does")
     results: dict[str, list[dict[str, float]]] = {args.rev: [], "tree": []}
     with tempfile.TemporaryDirectory() as tmp:
         worktree = Path(tmp) / "rev"
@@ -104,8 +105,7 @@ def main(argv: list[str] | None = None) -> int:
                 sides = ((args.rev, worktree), ("tree", ROOT))
                 if args.together:
                     print(f"run {n + 1}/{args.runs}: both at once ...", flush=True)
-                    runs = [(side, start_run(code, args.trials, args.idle, args.phone,
-                                           args.page))
+                    runs = [(side, start_run(code, args.trials, args.idle, args.page))
                             for side, code in sides]
                     for side, run in runs:
                         results[side].append(result(run))
@@ -114,8 +114,7 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 for side, code in sides:
                     print(f"run {n + 1}/{args.runs}: {side} ...", flush=True)
-                    results[side].append(one_run(code, args.trials, args.idle, args.phone,
-                                                       args.page))
+                    results[side].append(one_run(code, args.trials, args.idle, args.page))
                     print("  " + ", ".join(f"{k} {v:.2f}" for k, v in
                                            results[side][-1].items()), flush=True)
         finally:

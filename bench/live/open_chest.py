@@ -18,8 +18,8 @@ import argparse
 import statistics
 import time
 
-from bench.live import rig as rigging
 from bench.live.procstat import runtime_s
+from bench.live.rig import Rig
 from bench.live.trials import _latch_open, _new_game
 from tabletap.controller.settings.config import ChestConfig, LightsConfig
 from tabletap.controller.table.identity import encode_piece
@@ -31,13 +31,8 @@ LIFT_AFTER = 0.3
 
 def tap_costs_ms(taps: int) -> list[float]:
     """The daemon's CPU (ms) over the AFTER seconds of each accepted tap."""
-    saved = rigging.OPEN_SECONDS, rigging.FEEDBACK_SECONDS
-    rigging.OPEN_SECONDS = ChestConfig().open_seconds
-    rigging.FEEDBACK_SECONDS = LightsConfig().feedback_seconds
-    try:
-        rig = rigging.Rig()
-    finally:
-        rigging.OPEN_SECONDS, rigging.FEEDBACK_SECONDS = saved
+    rig = Rig(open_seconds=ChestConfig().open_seconds,
+              feedback_seconds=LightsConfig().feedback_seconds)
     out: list[float] = []
     try:
         rig.start(new=True)

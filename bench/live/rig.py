@@ -77,7 +77,11 @@ class LogTail:
 class Rig:
     """One table: emulators here, the daemon there. `start(quota)` runs a daemon (again)."""
 
-    def __init__(self, folder: Path | None = None) -> None:
+    def __init__(self, folder: Path | None = None, open_seconds: float = OPEN_SECONDS,
+                 feedback_seconds: float = FEEDBACK_SECONDS) -> None:
+        """`open_seconds` and `feedback_seconds`: the chest's and the lights' times, the
+        bench's short ones unless a run asks for the box's (bench.live.open_chest)."""
+        self.open_seconds, self.feedback_seconds = open_seconds, feedback_seconds
         self._tmp = tempfile.TemporaryDirectory() if folder is None else None
         self.folder = Path(self._tmp.name) if self._tmp else Path(folder)  # type: ignore[arg-type]
         self.world = SimWorld(clock=time)  # type: ignore[arg-type]  # now() is not used
@@ -103,8 +107,8 @@ class Rig:
             "setup": dict(self.demo.setup), "options": dict(self.demo.options),
             "backend": "serial", "serial": {"port": self.board.port},
             "readers": {"chest": {"transport": "uart", "port": self.pty.port, "baud": BAUD}},
-            "chest": {"open_seconds": OPEN_SECONDS},
-            "lights": {"feedback_seconds": FEEDBACK_SECONDS},
+            "chest": {"open_seconds": self.open_seconds},
+            "lights": {"feedback_seconds": self.feedback_seconds},
             "voice": {"enabled": False},
             "web": {"enabled": True, "port": _free_port(), "bind": "127.0.0.1", "mdns": False},
         }

@@ -59,16 +59,15 @@ def _snapshot(pid: int, path: Path, count: int) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.live.stopwatch", description=__doc__)
     parser.add_argument("--trials", type=int, default=60, help="trials of each kind (60)")
-    parser.add_argument("--phone", action="store_true",
-                        help="a phone watches the page all along, as in `bench live`'s full run")
-    parser.add_argument("--page", action="store_true",
-                        help="the page runs and no phone watches it (a family's box most of an "
-                             "evening)")
+    watch = parser.add_mutually_exclusive_group()
+    watch.add_argument("--phone", action="store_true",
+                       help="a phone watches the page all along, as in `bench live`'s full run")
+    watch.add_argument("--page", action="store_true",
+                       help="the page runs and no phone watches it (a family's box most of an "
+                            "evening)")
     parser.add_argument("--idle", type=float, default=0.0, metavar="S",
                         help="no trials: an empty table for S seconds, the parts per second")
     args = parser.parse_args(argv)
-    if args.phone and args.page:
-        parser.error("--phone or --page: a phone watches the page, or none does")
     with tempfile.TemporaryDirectory() as tmp:
         totals = Path(tmp) / "stopwatch.json"
         os.environ["STOPWATCH_OUT"] = str(totals)
