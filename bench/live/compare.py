@@ -14,6 +14,10 @@ within minutes: the ratio of a pair's CPU per tap is then the figure to read, no
 latencies, which the other side disturbs. `--phone`: a phone watches the page during
 the trials, as in `bench live`'s full run (the page is each side's own: rig.web runs it on
 the same PYTHONPATH as the daemon). `--page`: the page runs and no phone watches it.
+`--rev-python CMD`: REV's daemon runs under another interpreter, e.g. the Python of the image's
+Debian in a chroot (docs/BENCHMARKS.md, "The Pi's own Python"); with REV the tree's own HEAD the
+two sides differ by the interpreter alone. Each run also reports the kernel's share of the CPU
+per tap (`sys_ms_per_tap`, the system time in /proc).
 """
 
 from __future__ import annotations
@@ -49,17 +53,21 @@ finally:
     rig.close()
 ms = lambda v, q: pct(v, q) * 1000
 print(json.dumps({"cpu_ms_per_tap": f.cpu_s / max(1, f.accepted) * 1000,
+                  "sys_ms_per_tap": f.sys_s / max(1, f.accepted) * 1000,
                   "first_p50": ms(f.first_chest, 0.5), "first_p99": ms(f.first_chest, 0.99),
                   "again_p50": ms(f.again_chest, 0.5), "again_p99": ms(f.again_chest, 0.99),
                   "lift_p99": ms(f.lift, 0.99), "idle_percent": daemon}))
 """
 
 
-def start_run(code: Path, trials: int, idle: float,
-              page: str = "none") -> subprocess.Popen[str]:
+def start_run(code: Path, trials: int, idle: float, page: str = "none",
+              python: str = "") -> subprocess.Popen[str]:
     """One run of `code`'s daemon; `page`: "phone" (the page, a phone watching it), "page"
-    (the page alone) or "none"."""
+    (the page alone) or "none"; `python`: the command that runs the daemon (rig.py's
+    BENCH_DAEMON_PREFIX), when not the bench's own interpreter."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "BENCH_DAEMON_PYTHONPATH": str(code)}
+    if python:
+        env["BENCH_DAEMON_PREFIX"] = python
     return subprocess.Popen([sys.executable, "-c", ONE_RUN, str(trials), str(idle), page],
                             env=env, cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -72,8 +80,9 @@ def result(run: subprocess.Popen[str]) -> dict[str, float]:
     return json.loads(out.strip().splitlines()[-1])
 
 
-def one_run(code: Path, trials: int, idle: float, page: str = "none") -> dict[str, float]:
-    return result(start_run(code, trials, idle, page))
+def one_run(code: Path, trials: int, idle: float, page: str = "none",
+            python: str = "") -> dict[str, float]:
+    return result(start_run(code, trials, idle, page, python))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,6 +103,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="each run starts both sides at once, one beside the other, so "
                              "both see the same minute of this machine; compare their CPU per "
                              "tap by the ratio of each pair (the latencies are disturbed)")
+    parser.add_argument("--rev-python", default="", metavar="CMD",
+                        help="run REV's daemon (not its page) with this interpreter command, "
+                             "e.g. \"chroot /srv/trixie /opt/venv/bin/python\" for the Python "
+                             "the image ships (docs/BENCHMARKS.md); with REV the tree's HEAD, "
+                             "the two sides differ by the interpreter alone")
     args = parser.parse_args(argv)
     results: dict[str, list[dict[str, float]]] = {args.rev: [], "tree": []}
     with tempfile.TemporaryDirectory() as tmp:
@@ -102,19 +116,20 @@ def main(argv: list[str] | None = None) -> int:
                         str(worktree), args.rev], check=True)
         try:
             for n in range(args.runs):
-                sides = ((args.rev, worktree), ("tree", ROOT))
+                sides = ((args.rev, worktree, args.rev_python), ("tree", ROOT, ""))
                 if args.together:
                     print(f"run {n + 1}/{args.runs}: both at once ...", flush=True)
-                    runs = [(side, start_run(code, args.trials, args.idle, args.page))
-                            for side, code in sides]
+                    runs = [(side, start_run(code, args.trials, args.idle, args.page, python))
+                            for side, code, python in sides]
                     for side, run in runs:
                         results[side].append(result(run))
                         print(f"  {side}: " + ", ".join(f"{k} {v:.2f}" for k, v in
                                                        results[side][-1].items()), flush=True)
                     continue
-                for side, code in sides:
+                for side, code, python in sides:
                     print(f"run {n + 1}/{args.runs}: {side} ...", flush=True)
-                    results[side].append(one_run(code, args.trials, args.idle, args.page))
+                    results[side].append(one_run(code, args.trials, args.idle, args.page,
+                                                 python))
                     print("  " + ", ".join(f"{k} {v:.2f}" for k, v in
                                            results[side][-1].items()), flush=True)
         finally:

@@ -8,15 +8,26 @@ from pathlib import Path
 TICK = os.sysconf("SC_CLK_TCK")
 
 
-def _stat_cpu_s(stat: Path) -> float:
-    """User + system CPU seconds in a /proc `stat` file (fields after the command's name)."""
+def _stat_split_s(stat: Path) -> tuple[float, float]:
+    """(user, system) CPU seconds in a /proc `stat` file (fields after the command's name)."""
     fields = stat.read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
+    return int(fields[11]) / TICK, int(fields[12]) / TICK
+
+
+def _stat_cpu_s(stat: Path) -> float:
+    """User + system CPU seconds in a /proc `stat` file."""
+    return sum(_stat_split_s(stat))
 
 
 def cpu_s(pid: int) -> float:
     """User + system CPU seconds of process `pid` (its threads included)."""
     return _stat_cpu_s(Path(f"/proc/{pid}/stat"))
+
+
+def cpu_split_s(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds of process `pid`, its threads included: how much of its CPU
+    is the kernel's work for it (system calls, wake-ups), which no Python cut can touch."""
+    return _stat_split_s(Path(f"/proc/{pid}/stat"))
 
 
 def thread_cpu_s(tid: int) -> float:

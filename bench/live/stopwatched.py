@@ -3,12 +3,14 @@
 Run by bench/live/stopwatch.py as the daemon's prefix (rig.py). Each function in PARTS is
 wrapped so that its callers' thread CPU (`time.thread_time()`) is added up with its calls; on
 SIGUSR1 the totals so far, with the main thread's own CPU, are appended to the JSON list in
-$STOPWATCH_OUT. Nothing else of the daemon changes.
+$STOPWATCH_OUT. The cyclic collector's own time is counted too, by generation (`gc.callbacks`).
+Nothing else of the daemon changes.
 """
 
 from __future__ import annotations
 
 import functools
+import gc
 import importlib
 import json
 import os
@@ -76,6 +78,20 @@ def _wrap(module: str, qualname: str) -> None:
     setattr(owner, name, timed)
 
 
+_gc_started: list[float] = [0.0]
+
+
+def _gc_timed(phase: str, info: dict[str, int]) -> None:
+    """The cyclic collector's own time, by generation: it runs inside whatever part allocated
+    last, so the parts above include it; this says how much of them it is."""
+    if phase == "start":
+        _gc_started[0] = time.thread_time()
+        return
+    entry = totals.setdefault(f"gc, generation {info['generation']}", [0, 0.0])
+    entry[0] += 1
+    entry[1] += time.thread_time() - _gc_started[0]
+
+
 def _snapshot(*_: object) -> None:
     snapshots.append({"main": time.thread_time(),
                       "parts": {k: list(v) for k, v in totals.items()}})
@@ -87,6 +103,7 @@ def main() -> int:
     signal.signal(signal.SIGUSR1, _snapshot)
     for module, qualname in PARTS:
         _wrap(module, qualname)
+    gc.callbacks.append(_gc_timed)
     sys.argv = sys.argv[1:]  # as if `tabletap ...` had been run
     from tabletap.controller.cli import main as tabletap
 

@@ -16,7 +16,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from bench.live.procstat import cpu_s
+from bench.live.procstat import cpu_s, cpu_split_s
 from bench.live.rig import Rig
 from tabletap.controller.table.identity import encode_piece
 from tabletap.sim.world import SimTag, uid_for
@@ -34,6 +34,7 @@ class Figures:
     seen: list[float] = field(default_factory=list)  # tap -> the daemon's `placed` log line
     accepted: int = 0
     cpu_s: float = 0.0
+    sys_s: float = 0.0  # of cpu_s, the kernel's (system time)
     wall_s: float = 0.0  # the run's wall-clock time, over which cpu_s was spent
     new_games: int = 0
 
@@ -62,7 +63,7 @@ def run_trials(rig: Rig, trials: int, seed: int = 1) -> Figures:
     piece = rig.demo.again
     again = SimTag(uid=uid_for("bench:again"), ndef=encode_piece(piece), piece=piece)
     out = Figures()
-    cpu0, wall0 = cpu_s(rig.pid), time.monotonic()
+    (user0, sys0), wall0 = cpu_split_s(rig.pid), time.monotonic()
     n = 0
     # The again tag's first placement is a first tap (the reader has never seen it, so it reads
     # its NDEF): measured as one, or "again" would hold one first tap a run.
@@ -98,7 +99,8 @@ def run_trials(rig: Rig, trials: int, seed: int = 1) -> Figures:
         (out.first_chest if first_time else out.again_chest).append(chest - t0)
         (out.first_lights if first_time else out.again_lights).append(lights - t0)
         rig.wait_settled(quiet=0.25)
-    out.cpu_s = cpu_s(rig.pid) - cpu0
+    user1, sys1 = cpu_split_s(rig.pid)
+    out.cpu_s, out.sys_s = user1 + sys1 - user0 - sys0, sys1 - sys0
     out.wall_s = time.monotonic() - wall0
     return out
 

@@ -3,6 +3,7 @@ CPU are added up and written, with the thread's own CPU, when SIGUSR1 comes."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import signal
@@ -41,3 +42,21 @@ def test_a_wrapped_part_counts_its_calls_and_cpu_and_sigusr1_writes_them(
     calls, cpu = snap["parts"]["Loop.spin"]
     assert calls == 4
     assert 0 < cpu <= snap["main"]
+
+
+def test_the_collectors_own_time_is_counted_by_generation(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stopwatched, "totals", {})
+    gc.callbacks.append(stopwatched._gc_timed)
+    try:
+        junk = [[i] for i in range(50_000)]
+        for item in junk:
+            item.append(item)  # cycles, for the collector to walk
+        del junk
+        gc.collect(2)
+        gc.collect(2)
+    finally:
+        gc.callbacks.remove(stopwatched._gc_timed)
+    calls, cpu = stopwatched.totals["gc, generation 2"]
+    assert calls >= 2
+    assert cpu > 0

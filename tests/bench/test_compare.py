@@ -1,0 +1,43 @@
+"""bench.live.compare: REV's daemon may run under another interpreter (`--rev-python`), the
+tree's under the bench's own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench.live import compare
+
+
+class _Started:
+    def __init__(self, argv: list[str], env: dict[str, str], **_: Any) -> None:
+        self.argv, self.env = argv, env
+
+
+def test_only_the_side_given_an_interpreter_runs_its_daemon_with_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(compare.subprocess, "Popen", _Started)
+    monkeypatch.delenv("BENCH_DAEMON_PREFIX", raising=False)
+    other = compare.start_run(Path("/rev"), 3, 1.0, "none", "chroot /srv/t /opt/venv/bin/python")
+    own = compare.start_run(Path("/tree"), 3, 1.0, "none")
+    assert other.env["BENCH_DAEMON_PREFIX"] == "chroot /srv/t /opt/venv/bin/python"
+    assert other.env["BENCH_DAEMON_PYTHONPATH"] == "/rev"
+    assert "BENCH_DAEMON_PREFIX" not in own.env
+    assert own.env["BENCH_DAEMON_PYTHONPATH"] == "/tree"
+
+
+def test_the_option_reaches_the_revs_runs_and_not_the_trees(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[str, str]] = []
+
+    def one_run(code: Path, trials: int, idle: float, page: str = "none",
+                python: str = "") -> dict[str, float]:
+        calls.append((code.name, python))
+        return {"cpu_ms_per_tap": 1.0}
+
+    monkeypatch.setattr(compare, "one_run", one_run)
+    monkeypatch.setattr(compare.subprocess, "run", lambda *a, **k: None)  # no worktree
+    compare.main(["HEAD", "--runs", "1", "--rev-python", "/opt/py"])
+    assert calls == [("rev", "/opt/py"), (compare.ROOT.name, "")]
