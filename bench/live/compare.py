@@ -15,9 +15,10 @@ latencies, which the other side disturbs. `--phone`: a phone watches the page du
 the trials, as in `bench live`'s full run (the page is each side's own: rig.web runs it on
 the same PYTHONPATH as the daemon). `--page`: the page runs and no phone watches it.
 `--rev-python CMD`: REV's daemon runs under another interpreter, e.g. the Python of the image's
-Debian in a chroot (docs/BENCHMARKS.md, "The Pi's own Python"); with REV the tree's own HEAD the
-two sides differ by the interpreter alone. Each run also reports the kernel's share of the CPU
-per tap (`sys_ms_per_tap`, the system time in /proc).
+Debian in a chroot (docs/BENCHMARKS.md, "The kernel's share, the Pi's own Python, the
+collector"); with REV the tree's own HEAD the two sides differ by the interpreter alone. Each
+run also reports the kernel's share of the CPU per tap (`sys_ms_per_tap`, the system time in
+/proc).
 """
 
 from __future__ import annotations
@@ -106,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rev-python", default="", metavar="CMD",
                         help="run REV's daemon (not its page) with this interpreter command, "
                              "e.g. \"chroot /srv/trixie /opt/venv/bin/python\" for the Python "
-                             "the image ships (docs/BENCHMARKS.md); with REV the tree's HEAD, "
+                             "the image ships (docs/BENCHMARKS.md has the chroot); with REV the "
+                             "tree's HEAD, "
                              "the two sides differ by the interpreter alone")
     args = parser.parse_args(argv)
     results: dict[str, list[dict[str, float]]] = {args.rev: [], "tree": []}
