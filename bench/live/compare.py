@@ -108,8 +108,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="run REV's daemon (not its page) with this interpreter command, "
                              "e.g. \"chroot /srv/trixie /opt/venv/bin/python\" for the Python "
                              "the image ships (docs/BENCHMARKS.md has the chroot); with REV the "
-                             "tree's HEAD, "
-                             "the two sides differ by the interpreter alone")
+                             "tree's HEAD, the two sides differ by the interpreter alone")
     args = parser.parse_args(argv)
     results: dict[str, list[dict[str, float]]] = {args.rev: [], "tree": []}
     with tempfile.TemporaryDirectory() as tmp:
