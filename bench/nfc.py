@@ -40,7 +40,7 @@ POLLING = {"arm": 0.0, "resting_period": None, "confirm_period": None}
 
 def _table(
     clock: Clock, faults: FaultPlan | None = None, recheck: bool = True, relists: int = 2,
-    polling: bool = False, readers: tuple[str, ...] = ("chest",),
+    polling: bool = False, readers: tuple[str, ...] = ("chest",), passive_retries: int = 1,
 ) -> tuple[SimWorld, PollLoop]:
     """A world and the daemon's loop over `readers`, with the shipped defaults (ReaderConfig,
     PollConfig) unless `polling` asks for the old polling loop."""
@@ -55,6 +55,7 @@ def _table(
         reader = build_reader(name, config, context)
         reader.recheck = recheck
         reader.relists = relists
+        reader.passive_retries = passive_retries
         built.append(reader)
     pauses = {k: v for k, v in POLLING.items() if k != "arm"} if polling else {}
     return world, PollLoop(built[0], clock, period=PERIOD, more=built[1:], **pauses)
@@ -116,17 +117,22 @@ def poll_durations(clock: Clock, polls: int, tags: int) -> float:
 
 def phantoms(
     runs: int, rate: float, recheck: bool = True, kinds: tuple[str, ...] | None = None,
-    relists: int = 2, polling: bool = False,
+    relists: int = 2, polling: bool = False, passive_retries: int = 1,
+    per_activation: bool = False,
 ) -> tuple[float, dict[str, int], float]:
-    """Removals of a resting tag per 10 simulated minutes with `rate` of polls faulted; the
-    faults injected; reader-missing episodes per 10 minutes."""
+    """Removals of a resting tag per 10 simulated minutes with `rate` of polls faulted (or,
+    `per_activation`, each activation missing the tag on its own with probability `rate`:
+    FaultPlan.activation_fade); the faults injected; reader-missing episodes per 10 minutes."""
     removed, injected, outages = 0, {}, 0
     for seed in range(runs):
         clock = VirtualClock()
         faults = FaultPlan(rate=rate, seed=seed)
         if kinds:
             faults = FaultPlan(rate=rate, seed=seed, kinds=kinds)  # type: ignore[arg-type]
-        world, loop = _table(clock, faults, recheck, relists, polling)
+        if per_activation:
+            faults = FaultPlan(activation_fade=rate, seed=seed)
+        world, loop = _table(clock, faults, recheck, relists, polling,
+                             passive_retries=passive_retries)
         world.place("chest", SimTag.for_piece(PIECE))
         episodes, was_missing = 0, False
         end = clock.now() + 600
@@ -213,6 +219,16 @@ def run() -> list[tuple]:
     out.append(("same, 5% of polls all clean misses (fade) (sim, 20 runs)", per10, "removals"))
     per10, _, _ = phantoms(5, 0.20, kinds=("fade",))
     out.append(("same, 20% of polls all clean misses (fade) (sim, 5 runs)", per10, "removals"))
+    # The chip's own retries in place of the re-listings (tabletap tags misses asks a real
+    # reader which model holds): one listing of six activations, under each model of a miss.
+    chip = {"relists": 0, "passive_retries": 5}
+    per10, _, _ = phantoms(20, 0.05, kinds=("fade",), **chip)
+    out.append(("same, 5% fade, the chip's 6 activations instead of re-listings (sim, 20 runs)",
+                per10, "removals"))
+    for label, ways in (("shipped defaults", {}), ("the chip's 6 activations", chip)):
+        per10, _, _ = phantoms(20, 0.6, per_activation=True, **ways)
+        out.append((f"same, each activation missing 60% on its own, {label} (sim, 20 runs)",
+                    per10, "removals"))
     idle = cpu_share(wall, 10, 0)
     out += [
         ("CPU per minute, one reader, empty field (wall, 10 s, emulator included)", idle,

@@ -50,6 +50,20 @@ class TagReader(Protocol):
     def close(self) -> None: ...
 
 
+@runtime_checkable
+class ListsTargets(Protocol):
+    """A reader whose single listings can be asked for with a number of activation retries (a
+    PN532's MxRtyPassiveActivation), for `tabletap tags misses` (table/misses.py)."""
+
+    name: str
+    passive_retries: int  # the retries of the reader's own polls
+    relists: int  # its extra listings, at most, after a miss
+
+    def list_uids(self, retries: int) -> set[bytes] | None:
+        """The UIDs one listing finds; None when its reply was lost or garbled."""
+        ...
+
+
 class Chest(Protocol):
     """The treasure chest's servo latch."""
 

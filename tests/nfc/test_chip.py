@@ -12,6 +12,7 @@ from tabletap.hw.pn532.framing import FramedSerial, ReplyTimeout
 from tabletap.sim.clock import VirtualClock
 from tabletap.sim.ntag import Ntag
 from tabletap.sim.pn532.chip import ACK, ERROR_FRAME, Pn532Chip, frame
+from tabletap.sim.pn532.faults import FaultPlan
 from tabletap.sim.pn532.port import EmulatedSerial
 from tabletap.sim.pn532.timing import default_timing
 from tabletap.sim.world import SimTag
@@ -237,3 +238,38 @@ def test_a_stale_partial_frame_does_not_swallow_the_next_command():
     clock.sleep(0.02)  # the driver's next command comes after a gap
     out = command(port, 0x02)
     assert out == ACK + frame(bytes([0xD5, 0x03, 0x32, 0x01, 0x06, 0x07]))
+
+
+def _misses(pn: PN532, retries: int, listings: int) -> int:
+    """Listings of one resting tag, MxRtyPassiveActivation `retries`, that found nothing."""
+    pn.call_function(0x32, params=[0x05, 0xFF, 0x01, retries])
+    return sum(pn.call_function(0x4A, response_length=20, params=[1, 0])[0] == 0
+               for _ in range(listings))
+
+
+def test_a_fade_misses_the_whole_listing_whatever_its_retries():
+    """The `fade` model (sim/pn532/faults.py): the field is at fault, so the chip's own
+    activation retries (PN532 user manual, RFConfiguration CfgItem 0x05, MxRtyPassiveActivation)
+    do not cover it; only another listing does."""
+    tag = SimTag.for_piece("magic-keys/key/gold").memory
+    pn, chip, _ = driver([tag])
+    chip.faults = FaultPlan(rate=0.2, kinds=("fade",), seed=3)
+    single, six = _misses(pn, 0, 500), _misses(pn, 5, 500)
+    assert 60 < single < 140 and 60 < six < 140
+
+
+def test_an_activation_fade_misses_a_listing_only_when_every_retry_does():
+    """The `activation_fade` model: each activation misses on its own, so a listing of six
+    activations misses a resting tag about as often as six single ones in a row; an armed
+    listing (MaxRetries 0xFF) tries until it finds it."""
+    tag = SimTag.for_piece("magic-keys/key/gold").memory
+    pn, chip, port = driver([tag])
+    chip.faults = FaultPlan(activation_fade=0.2, seed=3)
+    single, six = _misses(pn, 0, 500), _misses(pn, 5, 500)
+    assert 60 < single < 140 and six <= 1
+    assert chip.faults.injected["activation_fade"] == single + six
+    pn.call_function(0x32, params=[0x05, 0xFF, 0x01, 0xFF])
+    assert all(pn.call_function(0x4A, response_length=20, params=[1, 0])[0] == 1
+               for _ in range(100))
+    with pytest.raises(ValueError, match="activation_fade"):
+        FaultPlan(activation_fade=1.0)

@@ -1,4 +1,4 @@
-"""`tabletap tags read|write|enroll|check`: the maker's tag tools (docs/nfc.md).
+"""`tabletap tags read|write|enroll|check|misses`: the maker's tag tools (docs/nfc.md).
 
 Each works on one reader from the config (`--reader`, default the config's `default_reader`)
 through the same adapter the daemon uses. `--sim` runs them against the emulated PN532 instead,
@@ -15,10 +15,17 @@ from typing import Any
 from tabletap.controller.clock import SystemClock
 from tabletap.controller.commands.common import config_source
 from tabletap.controller.loading.source import SourceError
-from tabletap.controller.ports import ReaderUnavailable, TagReader, TagWriter
+from tabletap.controller.ports import ListsTargets, ReaderUnavailable, TagReader, TagWriter
 from tabletap.controller.settings.config import Config, load_config
 from tabletap.controller.table.adapters import AdapterError, build_readers
 from tabletap.controller.table.identity import Identifier, UidRegistry
+from tabletap.controller.table.misses import (
+    MissCount,
+    NoRestingTag,
+    Ways,
+    count_misses,
+    resting_tag,
+)
 from tabletap.controller.table.pieces import pieces_of, sets
 from tabletap.controller.table.tagging import (
     CheckReport,
@@ -80,6 +87,43 @@ def register(subparsers: Any) -> None:
     sub.choices["check"].add_argument("--seconds", type=float, default=300.0,
                                       help="listen this long at most (default 300)")
 
+    p = sub.add_parser(
+        "misses", help="count how often a resting tag goes unseen, and whether the chip's own "
+        "retries would cover it as the re-listings do (docs/nfc.md, \"Extra listings\")")
+    common(p)
+    p.add_argument("--seconds", type=_positive, default=120.0,
+                   help="count this long (default 120); Ctrl-C ends the count early")
+    p.add_argument("--rounds", type=_whole, metavar="N", help="stop after N rounds")
+    p.add_argument("--wait", type=_positive, default=30.0, metavar="SECONDS",
+                   help="wait this long for a tag to rest on the reader (default 30)")
+    p.add_argument("--sim-fade", type=_fraction, default=0.0, metavar="P",
+                   help="with --sim: the emulated tag is missed with probability P ...")
+    p.add_argument("--sim-fade-by", choices=("listing", "activation"), default="listing",
+                   help="... by a whole listing, or by each activation on its own "
+                   "(default listing)")
+    p.set_defaults(func=run_misses)
+
+
+def _positive(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+    return value
+
+
+def _whole(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a count of 1 or more")
+    return value
+
+
+def _fraction(text: str) -> float:
+    value = float(text)
+    if not 0 <= value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a probability from 0 to below 1")
+    return value
+
 
 class ConfigProblem(ValueError):
     """The command line or config cannot work as given (exit 2)."""
@@ -89,7 +133,8 @@ def say(line: str) -> None:
     print(line, flush=True)
 
 
-def _open(args: argparse.Namespace, taps: list[str] | None = None) -> tuple[Desk, Config, Any]:
+def _open(args: argparse.Namespace, taps: list[str] | None = None,
+          fade: dict[str, Any] | None = None) -> tuple[Desk, Config, Any]:
     source = config_source(args)  # --config, $TABLETAP_CONFIG or /etc/tabletap/table.yaml
     config = load_config(source)
     name = args.reader or config.default_reader
@@ -100,6 +145,8 @@ def _open(args: argparse.Namespace, taps: list[str] | None = None) -> tuple[Desk
     if args.sim:
         context = {"sim": True,
                    "sim_script": {"rest": args.sim_tag, "taps": taps or args.sim_tap}}
+        if fade:
+            context["sim_fade"] = fade
     elif args.sim_tag or args.sim_tap:
         raise TagJobError("--sim-tag and --sim-tap need --sim")
     elif config.readers[name].transport == "sim":
@@ -197,5 +244,52 @@ def run_check(args: argparse.Namespace) -> int:
         for line in report.lines():
             say(line)
         return 0 if report.ok else 1
+
+    return _run(args, job)
+
+
+def _sim_fade(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The emulated tag's misses asked for with --sim-fade, as the sim backend reads them from
+    its context (`sim_fade`, sim/pn532/backend.py); None without --sim."""
+    if not args.sim:
+        if args.sim_fade:
+            raise ConfigProblem("--sim-fade needs --sim")
+        return None
+    return {"rate": args.sim_fade, "by": args.sim_fade_by}
+
+
+def _progress(count: MissCount) -> None:
+    one, daemon, chip = count.tallies()
+    say(f"  {count.seconds:.0f} s, {len(count):,} rounds: missed by one activation "
+        f"{one.missed:,}, by the daemon's way {daemon.missed:,}, by the chip's retries "
+        f"{chip.missed:,}")
+
+
+def run_misses(args: argparse.Namespace) -> int:
+    def job() -> int:
+        desk, _, reader = _open(args, fade=_sim_fade(args))
+        try:
+            if not isinstance(reader, ListsTargets):
+                raise TagJobError(f"reader {reader.name} cannot list with a number of retries "
+                                  "(a PN532 can)")
+            try:
+                uid = resting_tag(reader, desk.clock, args.wait)
+            except NoRestingTag as exc:
+                raise TagJobError(str(exc)) from None
+            say(f"counting tag {uid.hex()} on reader {reader.name} for {args.seconds:g} s"
+                + (f" or {args.rounds:,} rounds" if args.rounds else "")
+                + ": leave it where it rests")
+            count = MissCount(uid, Ways.of(reader))
+            try:
+                count_misses(reader, desk.clock, count, args.seconds, args.rounds,
+                             progress=_progress)
+            except KeyboardInterrupt:
+                say("")  # past the terminal's ^C
+                count.stopped = "stopped with Ctrl-C"
+        finally:
+            reader.close()
+        for line in count.lines():
+            say(line)
+        return 0
 
     return _run(args, job)

@@ -445,6 +445,19 @@ class Pn532Reader:
             self._call(RF_CONFIGURATION, [0x05, 0xFF, 0x01, retries & 0xFF], 0)
             self._retries = retries
 
+    def list_uids(self, retries: int) -> set[bytes] | None:
+        """The UIDs one InListPassiveTarget finds with MxRtyPassiveActivation `retries` (0: one
+        activation; 5: six), outside any poll (ports.ListsTargets: `tabletap tags misses` counts
+        a resting tag's misses at each). None when the reply was lost or garbled: that is
+        neither a tag seen nor one missed."""
+        try:
+            if self._pn is None:
+                self._start()
+            self._set_retries(retries)
+            return {uid for _, uid in self._list_targets()}
+        except (NoAnswer, Garbled):
+            return None
+
     def renewal_due(self) -> float | None:
         """When the outstanding armed listing is due for renewal (the chip's liveness check),
         on the reader's clock; None when none is outstanding. Until then a waiting reader

@@ -6,8 +6,9 @@ and `clock`.
 Without a world (a CLI command run with `--sim`) a fresh one is made and put in the context, so
 the caller can place tags on it. Optional keys: `faults` (reader name -> FaultPlan), `timing` (a
 Timing, e.g. `INSTANT`), `sim_script` ({"rest": [spec...], "taps": [spec...]}: a simulated
-hand, see sim.pn532.hand, for the `tabletap tags` commands). The chip of each reader is kept in
-`context["chips"][name]`, for tests and tools that need to reach it.
+hand, see sim.pn532.hand, for the `tabletap tags` commands), `sim_fade` ({"rate": P, "by":
+"listing" or "activation"}: every chip's tags missed so, for `tabletap tags misses`). The chip
+of each reader is kept in `context["chips"][name]`, for tests and tools that need to reach it.
 """
 
 from __future__ import annotations
@@ -26,6 +27,16 @@ from tabletap.sim.pn532.timing import Timing, default_timing
 from tabletap.sim.world import SimWorld
 
 
+def _fade_plan(fade: dict[str, Any] | None) -> FaultPlan:
+    """A chip's faults from `sim_fade`: a resting tag missed by whole listings (`fade`) or by
+    each activation on its own (`activation_fade`), seeded so a run can be repeated."""
+    if not fade:
+        return FaultPlan()
+    if fade.get("by") == "activation":
+        return FaultPlan(activation_fade=fade["rate"], seed=1)
+    return FaultPlan(rate=fade["rate"], kinds=("fade",), seed=1)
+
+
 def chip_for(name: str, context: dict[str, Any]) -> Pn532Chip:
     """The emulated chip behind reader `name` (made on first use)."""
     world: SimWorld = context.setdefault(
@@ -34,7 +45,7 @@ def chip_for(name: str, context: dict[str, Any]) -> Pn532Chip:
     context.setdefault("clock", world.clock)
     chips: dict[str, Pn532Chip] = context.setdefault("chips", {})
     if name not in chips:
-        faults = context.get("faults", {}).get(name) or FaultPlan()
+        faults = context.get("faults", {}).get(name) or _fade_plan(context.get("sim_fade"))
         timing: Timing = context.get("timing") or default_timing()
         chips[name] = Pn532Chip(
             field=lambda: [t.memory for t in world.field_of(name)],

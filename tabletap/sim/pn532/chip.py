@@ -223,12 +223,20 @@ class Pn532Chip:
         found = [] if not self.rf_on else list(self.field())[:max_tg]
         if fault == "fade":
             found = found[1:]  # the first tag in the field does not answer this time
+        missed = 0
+        if found and self.faults.activation_fade and self.max_retries_passive != 0xFF:
+            # the first tag misses activations one by one; an armed listing (0xFF) tries on
+            attempts = self.max_retries_passive + 1
+            missed = self.faults.missed_activations(attempts)
+            if missed == attempts:
+                found = found[1:]
         if not found:
             if self.max_retries_passive == 0xFF:
                 self.armed = max_tg
                 return None
             return (self.max_retries_passive + 1) * t.activation_attempt, b"\x00"
-        return self._listed(found)
+        delay, data = self._listed(found)
+        return delay + missed * t.activation_attempt, data
 
     def _listed(self, found: list[Ntag]) -> tuple[float, bytes]:
         t = self.timing

@@ -9,6 +9,12 @@
 Faults are armed one at a time (`arm`), for tests that need one exact failure, or drawn at random
 per poll (`rate`, seeded), for soak runs: a poll starts with InListPassiveTarget, so that is where
 the draw happens, and the drawn fault hits the first exchange it applies to.
+
+A `fade` misses the whole listing, however many activations its MaxRetries allow: the field, not
+the tag, is at fault. `activation_fade` is the other model of a resting tag's misses: each
+activation attempt misses it on its own, with that probability, so a listing misses it only when
+every attempt does. Which of the two a real reader and tag show is what `tabletap tags misses`
+counts (docs/nfc.md, "Extra listings"); the emulator is told, it cannot know.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ class FaultPlan:
     kinds: tuple[Fault, ...] = KINDS
     seed: int = 0
     vanish_seconds: float = 0.3
+    activation_fade: float = 0.0  # probability that one activation attempt misses a tag
     _armed: deque[tuple[Fault, int | None]] = field(default_factory=deque)
     _pending: Fault | None = None
     injected: dict[str, int] = field(default_factory=dict)
@@ -38,6 +45,8 @@ class FaultPlan:
     def __post_init__(self) -> None:
         if not 0 <= self.rate <= 1:
             raise ValueError("fault rate must be between 0 and 1")
+        if not 0 <= self.activation_fade < 1:
+            raise ValueError("activation_fade must be at least 0 and below 1")
         unknown = set(self.kinds) - set(KINDS)
         if unknown:
             raise ValueError(f"unknown fault kinds {sorted(unknown)}; known: {', '.join(KINDS)}")
@@ -64,6 +73,16 @@ class FaultPlan:
             kind, self._pending = self._pending, None
             return self._count(kind)
         return None
+
+    def missed_activations(self, attempts: int) -> int:
+        """How many of a listing's `attempts` activations miss the tag before one finds it
+        (`attempts` when none does), each missing it on its own (`activation_fade`)."""
+        missed = 0
+        while missed < attempts and self._rng.random() < self.activation_fade:
+            missed += 1
+        if missed == attempts:
+            self.injected["activation_fade"] = self.injected.get("activation_fade", 0) + 1
+        return missed
 
     def _count(self, kind: Fault) -> Fault:
         self.injected[kind] = self.injected.get(kind, 0) + 1
