@@ -6,6 +6,7 @@ activation); the count's own bookkeeping against a scripted reader."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections import deque
 
@@ -13,6 +14,7 @@ import pytest
 
 from tabletap.controller.cli import main
 from tabletap.controller.ports import ListsTargets
+from tabletap.controller.state.lock import state_lock
 from tabletap.controller.table.misses import (
     GONE_ROUNDS,
     LOST_IN_A_ROW,
@@ -24,6 +26,9 @@ from tabletap.controller.table.misses import (
     resting_tag,
 )
 from tabletap.sim.clock import VirtualClock
+from tabletap.sim.ntag import Ntag
+from tabletap.sim.pn532.chip import Pn532Chip
+from tabletap.sim.pn532.pty import PtyChip
 from tabletap.sim.world import SimTag
 
 GOLD = "magic-keys/key/gold"
@@ -200,3 +205,32 @@ def test_ctrl_c_keeps_the_whole_rounds_counted(capsys, monkeypatch):
     monkeypatch.setattr(tags, "count_misses", count_then_interrupt)
     code, out, _ = run(capsys, "--sim", "--sim-tag", GOLD)
     assert code == 0 and re.search(r"5 rounds in [0-9.]+ s \(stopped with Ctrl-C\)", out)
+
+
+@pytest.fixture
+def pty():
+    field: list[Ntag] = []
+    server = PtyChip(Pn532Chip(field=lambda: field))
+    server.field = field
+    yield server
+    server.close()
+
+
+def test_at_a_real_reader_the_tools_refuse_while_the_table_runs(capsys, tmp_path, pty):
+    """The `uart` transport over real pyserial, the emulated chip at the far end of a
+    pseudo-terminal: the count runs (a tag never missed: too few to tell). While a daemon holds
+    the state folder, this and every other tag tool refuse, rather than take the daemon's
+    replies on the same port."""
+    pty.field.append(SimTag.for_piece(GOLD).memory)
+    config = tmp_path / "box.yaml"
+    config.write_text(f"state_dir: {tmp_path / 'state'}\n"
+                      f"readers:\n  chest: {{transport: uart, port: {pty.port}}}\n")
+    code, out, _ = run(capsys, "--config", str(config), "--rounds", "20")
+    assert code == 0 and "20 rounds" in out and "verdict: too few misses to tell" in out
+    with state_lock(tmp_path / "state"):
+        for argv in (["misses", "--rounds", "5"], ["read"]):
+            code = main(["tags", *argv, "--config", str(config)])
+            err = capsys.readouterr().err
+            assert code == 1, argv
+            assert f"the table is running (pid {os.getpid()}" in err
+            assert "systemctl stop tabletap" in err

@@ -17,6 +17,7 @@ from tabletap.controller.commands.common import config_source
 from tabletap.controller.loading.source import SourceError
 from tabletap.controller.ports import ListsTargets, ReaderUnavailable, TagReader, TagWriter
 from tabletap.controller.settings.config import Config, load_config
+from tabletap.controller.state.lock import holder
 from tabletap.controller.table.adapters import AdapterError, build_readers
 from tabletap.controller.table.identity import Identifier, UidRegistry
 from tabletap.controller.table.misses import (
@@ -158,6 +159,8 @@ def _open(args: argparse.Namespace, taps: list[str] | None = None,
             "--config FILE with your reader's transport (uart, spi or i2c), or --sim to try "
             "the emulator"
         )
+    else:
+        _refuse_a_running_table(config, name)
     print(f"tabletap: config {source or 'built-in (no config file)'}; reader {name} "
           f"({'emulated, --sim' if args.sim else config.readers[name].transport})",
           file=sys.stderr)
@@ -166,6 +169,20 @@ def _open(args: argparse.Namespace, taps: list[str] | None = None,
     clock = context.get("clock") or SystemClock()
     desk = Desk(reader, clock, say, config.poll.period, config.poll.miss_threshold)
     return desk, config, reader
+
+
+def _refuse_a_running_table(config: Config, reader: str) -> None:
+    """A tool and the daemon on one reader would take each other's replies: the tool reads
+    nonsense, and the daemon sees garbled polls or a missing reader. The daemon holds its state
+    folder while it runs (state/lock.py), so that says it is there. (A user who may not read
+    the lock cannot open the reader's device either, as a rule: the check then says nothing.)"""
+    pid = holder(config.state_dir)
+    if pid is not None:
+        who = f"pid {pid}" if pid > 0 else "another process"
+        raise TagJobError(
+            f"the table is running ({who}, state folder {config.state_dir}) and uses reader "
+            f"{reader}: stop it first (systemctl stop tabletap, as root), run this again, then "
+            "start it (systemctl start tabletap)")
 
 
 def _registry(args: argparse.Namespace, config: Config) -> UidRegistry:
