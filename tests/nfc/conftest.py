@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -9,9 +10,11 @@ import pytest
 from tabletap.controller.settings.config import ReaderConfig
 from tabletap.hw.pn532.reader import Pn532Reader
 from tabletap.sim.clock import VirtualClock
+from tabletap.sim.ntag import Ntag
 from tabletap.sim.pn532.backend import build_reader, chip_for
 from tabletap.sim.pn532.chip import Pn532Chip
 from tabletap.sim.pn532.faults import FaultPlan
+from tabletap.sim.pn532.pty import PtyChip
 from tabletap.sim.world import SimWorld
 
 
@@ -36,3 +39,14 @@ class Table:
 @pytest.fixture
 def table() -> Table:
     return Table()
+
+
+@pytest.fixture
+def pty() -> Iterator[PtyChip]:
+    """The emulated chip at the far end of a pseudo-terminal, for the `uart` transport as
+    configured at the table (real pyserial); `pty.field` holds the tags on it."""
+    field: list[Ntag] = []
+    server = PtyChip(Pn532Chip(field=lambda: field))
+    server.field = field  # type: ignore[attr-defined]
+    yield server
+    server.close()

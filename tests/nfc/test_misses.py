@@ -26,9 +26,6 @@ from tabletap.controller.table.misses import (
     resting_tag,
 )
 from tabletap.sim.clock import VirtualClock
-from tabletap.sim.ntag import Ntag
-from tabletap.sim.pn532.chip import Pn532Chip
-from tabletap.sim.pn532.pty import PtyChip
 from tabletap.sim.world import SimTag
 
 GOLD = "magic-keys/key/gold"
@@ -207,13 +204,6 @@ def test_ctrl_c_keeps_the_whole_rounds_counted(capsys, monkeypatch):
     assert code == 0 and re.search(r"5 rounds in [0-9.]+ s \(stopped with Ctrl-C\)", out)
 
 
-@pytest.fixture
-def pty():
-    field: list[Ntag] = []
-    server = PtyChip(Pn532Chip(field=lambda: field))
-    server.field = field
-    yield server
-    server.close()
 
 
 def test_at_a_real_reader_the_tools_refuse_while_the_table_runs(capsys, tmp_path, pty):

@@ -9,19 +9,7 @@ from tabletap.controller.ports import ReaderUnavailable
 from tabletap.controller.settings.config import ReaderConfig
 from tabletap.controller.table.identity import decode_piece
 from tabletap.hw.pn532 import build_i2c, build_spi, build_uart
-from tabletap.sim.ntag import Ntag
-from tabletap.sim.pn532.chip import Pn532Chip
-from tabletap.sim.pn532.pty import PtyChip
 from tabletap.sim.world import SimTag
-
-
-@pytest.fixture
-def pty():
-    field: list[Ntag] = []
-    server = PtyChip(Pn532Chip(field=lambda: field))
-    server.field = field
-    yield server
-    server.close()
 
 
 def test_uart_reader_over_real_pyserial(pty):
