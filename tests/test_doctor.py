@@ -203,3 +203,31 @@ def test_a_reader_that_hides_its_firmware_is_a_warning():
 
     finding = check_reader("chest", QuietReader(), "uart")
     assert finding.status == "warning" and "did not report its firmware" in finding.detail
+
+
+def test_while_the_table_runs_the_doctor_asks_it_rather_than_open_its_devices(tmp_path, capsys):
+    """docs/CONTRACTS.md, "Processes": a command that needs the hardware asks the running
+    daemon, or refuses. Before, the doctor opened the reader's port and the servo's pin beside
+    the daemon that held them; now the daemon checks them (the page's `{"doctor": true}`), and
+    `--press`, which the daemon cannot ask for, says to stop the table first."""
+    from tests.reliability.procs import magic_keys_config, start, wait_ready
+
+    cfg = magic_keys_config(tmp_path)
+    cfg.write_text(cfg.read_text() + GPIO_BOX)
+    daemon = start(cfg)
+    try:
+        wait_ready(daemon)
+        code = main(["doctor", "--config", str(cfg)])
+        out = capsys.readouterr().out
+        assert f"the table is running (pid {daemon.pid}), so it checks the devices it holds" \
+            in out
+        status = lines_of(out)
+        assert status["reader chest"] == "ok"  # the daemon's own (simulated) reader
+        assert "A game is under way" in out  # the moving checks are left out mid-game
+        assert code in (0, 1)
+        code = main(["doctor", "--config", str(cfg), "--press"])
+        err = capsys.readouterr().err
+        assert code == 2 and "stop it first (systemctl stop tabletap" in err
+    finally:
+        daemon.kill()
+        daemon.wait()

@@ -7,17 +7,22 @@ are the controller's (health/checks.py), shared with the phone page's table chec
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import Any
 
 from tabletap.controller.clock import SystemClock
 from tabletap.controller.commands.common import (
     add_config_argument,
+    ask_daemon,
     config_or_exit,
     config_source,
 )
 from tabletap.controller.health import checks
-from tabletap.controller.health.checks import report, run_checks, simulated_context
+from tabletap.controller.health.checks import Finding, report, run_checks, simulated_context
 from tabletap.controller.health.speaker import speaker_findings
 from tabletap.controller.health.wiring import wiring_findings
+from tabletap.controller.settings.config import Config
+from tabletap.controller.state.lock import holder
 
 
 def __getattr__(name: str) -> object:
@@ -45,6 +50,8 @@ def doctor(args: argparse.Namespace) -> int:
     clock = SystemClock()
     source = config_source(args) or "the built-in simulated table (no config file)"
     simulate = args.sim or config.backend == "sim"  # `backend: sim` has nothing else to check
+    if not simulate and (pid := holder(config.state_dir)) is not None:
+        return ask_the_table(args, config, source, pid)
     if simulate:
         context = simulated_context(config, clock)
     else:
@@ -59,4 +66,38 @@ def doctor(args: argparse.Namespace) -> int:
     findings += run_checks(config, context, clock, args.press, args.press_timeout)
     text, code = report(findings + speaker_findings(config, simulate))
     print(text)
+    return code
+
+
+def ask_the_table(args: argparse.Namespace, config: Config, source: str, pid: int) -> int:
+    """The table's daemon runs and holds the devices. Opening them a second time would take its
+    replies on the reader's port and move its latch under it (docs/CONTRACTS.md, "Processes"),
+    so the daemon checks them, as for the phone page's table check (`{"doctor": true}`,
+    docs/WEB.md). The wiring (device nodes, modules, permissions) and the voice are checked
+    here: they open nothing the daemon holds."""
+    who = f"pid {pid}" if pid > 0 else "another process"
+    if args.press:
+        print(f"tabletap doctor: the table is running ({who}) and reads the buttons itself: "
+              "stop it first (systemctl stop tabletap, as root) to be asked for each press, "
+              "then start it again (systemctl start tabletap)", file=sys.stderr)
+        return 2
+    from tabletap.controller.control_socket.server import NoAnswer
+
+    print(f"tabletap doctor: {source}, backend {config.backend}; the table is running ({who}), "
+          "so it checks the devices it holds", flush=True)
+    try:
+        reply: dict[str, Any] = ask_daemon(config, {"doctor": True})
+    except NoAnswer:
+        print("tabletap doctor: the table stopped while it answered; run the doctor again",
+              file=sys.stderr)
+        return 2
+    if not reply.get("ok"):
+        print(f"tabletap doctor: the table did not check its devices: {reply.get('error')}",
+              file=sys.stderr)
+        return 2
+    held = [Finding(f["status"], f["device"], f["detail"]) for f in reply["findings"]]
+    text, code = report(wiring_findings(config) + held + speaker_findings(config, False))
+    print(text)
+    if reply.get("skipped"):
+        print(reply["skipped"])
     return code
