@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import ast
 import os
 import stat
@@ -78,3 +79,27 @@ def test_a_failed_flash_says_what_to_check(tmp_path: Path) -> None:
     done = run_cli(tmp_path, "firmware", "flash", "--port", "/dev/ttyACM0")
     assert done.returncode == 1
     assert "mpremote failed (exit 1)" in done.stderr and "is the port free" in done.stderr
+
+
+def test_the_flash_waits_for_the_table_to_stop(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/CONTRACTS.md, "Processes": the running daemon holds the Pico's port, and mpremote's
+    bytes would land in its link; the flash refuses and says to stop the table first. A dry
+    run only prints the command, and a config that cannot be read stops no flash."""
+    from tabletap.controller.state.lock import state_lock
+
+    config = tmp_path / "table.yaml"
+    config.write_text(f"state_dir: {tmp_path / 'state'}\nbackend: serial\n"
+                      "serial:\n  port: /dev/tabletap-no-pico\n")
+    with state_lock(tmp_path / "state"):
+        code = main(["firmware", "flash", "--config", str(config)])
+        err = capsys.readouterr().err
+        assert code == 1
+        assert f"the table is running (pid {os.getpid()})" in err and "systemctl stop" in err
+        assert main(["firmware", "flash", "--config", str(config), "--dry-run"]) == 0
+        from tabletap.controller.commands.firmware import table_running
+
+        broken = tmp_path / "broken.yaml"
+        broken.write_text(f"state_dir: {tmp_path / 'state'}\nbackend: [\n")
+        assert table_running(argparse.Namespace(config=str(broken))) is None
+        assert table_running(argparse.Namespace(config=str(config))) is not None

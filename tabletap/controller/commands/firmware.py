@@ -22,7 +22,9 @@ import sys
 from importlib.util import find_spec
 from pathlib import Path
 
-from tabletap.controller.commands.common import add_config_argument, config_or_exit
+from tabletap.controller.commands.common import add_config_argument, config_or_exit, config_source
+from tabletap.controller.settings.config import load_config
+from tabletap.controller.state.lock import holder
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -90,7 +92,27 @@ def request_repl(port: str) -> bool:
     return done.returncode == 0
 
 
+def table_running(args: argparse.Namespace) -> str | None:
+    """Why the flash must wait, when the table's daemon runs: it holds the Pico's port, and
+    mpremote's bytes would land in the middle of its link (docs/CONTRACTS.md, "Processes").
+    None when no daemon holds the config's state folder, or the config cannot be read (then
+    the flash goes on: a broken config must not stop a maker from mending the board)."""
+    try:
+        config = load_config(config_source(args))
+    except Exception:  # noqa: BLE001 - any config trouble: nothing to ask
+        return None
+    pid = holder(config.state_dir)
+    if pid is None:
+        return None
+    who = f"pid {pid}" if pid > 0 else "another process"
+    return (f"the table is running ({who}) and talks to the Pico: stop it first (systemctl "
+            "stop tabletap, as root), flash, then start it again (systemctl start tabletap)")
+
+
 def flash_command(args: argparse.Namespace) -> int:
+    if not args.dry_run and (why := table_running(args)) is not None:
+        print(f"tabletap: {why}", file=sys.stderr)
+        return 1
     port = args.port
     if port is None:
         port = config_or_exit(args).serial.port if args.config else None
