@@ -97,9 +97,9 @@ def test_the_flash_waits_for_the_table_to_stop(
         assert code == 1
         assert f"the table is running (pid {os.getpid()})" in err and "systemctl stop" in err
         assert main(["firmware", "flash", "--config", str(config), "--dry-run"]) == 0
-        from tabletap.controller.commands.firmware import table_running
+        from tabletap.controller.commands.firmware import flash_blocked
 
         broken = tmp_path / "broken.yaml"
         broken.write_text(f"state_dir: {tmp_path / 'state'}\nbackend: [\n")
-        assert table_running(argparse.Namespace(config=str(broken))) is None
-        assert table_running(argparse.Namespace(config=str(config))) is not None
+        assert flash_blocked(argparse.Namespace(config=str(broken))) is None
+        assert flash_blocked(argparse.Namespace(config=str(config))) is not None

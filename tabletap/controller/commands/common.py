@@ -57,6 +57,23 @@ PERMISSION_HINT = ("Run the command as the table's user: sudo -u tabletap tablet
                    "holds the game's secrets).")
 
 
+STOP_FIRST = ("stop it first (systemctl stop tabletap, as root), then start it again "
+              "(systemctl start tabletap)")
+
+
+def table_running(config: Config) -> str | None:
+    """"the table is running (pid N)" when a daemon holds the config's state folder, else None:
+    for the commands that need a device the daemon holds, and so refuse or ask it instead
+    (docs/CONTRACTS.md, "Processes"). A user who may not read the lock file cannot open the
+    daemon's devices either, as a rule: for that user this says nothing."""
+    from tabletap.controller.state.lock import holder
+
+    pid = holder(config.state_dir)
+    if pid is None:
+        return None
+    return f"the table is running ({f'pid {pid}' if pid > 0 else 'another process'})"
+
+
 def ask_daemon(config: Config, payload: dict[str, Any]) -> dict[str, Any]:
     """Send one request to the running daemon; exit 2 with a sentence when it cannot be asked
     (no daemon, or a state folder this user may not use). Never starts a daemon itself."""

@@ -12,17 +12,18 @@ from typing import Any
 
 from tabletap.controller.clock import SystemClock
 from tabletap.controller.commands.common import (
+    STOP_FIRST,
     add_config_argument,
     ask_daemon,
     config_or_exit,
     config_source,
+    table_running,
 )
 from tabletap.controller.health import checks
 from tabletap.controller.health.checks import Finding, report, run_checks, simulated_context
 from tabletap.controller.health.speaker import speaker_findings
 from tabletap.controller.health.wiring import wiring_findings
 from tabletap.controller.settings.config import Config
-from tabletap.controller.state.lock import holder
 
 
 def __getattr__(name: str) -> object:
@@ -50,8 +51,8 @@ def doctor(args: argparse.Namespace) -> int:
     clock = SystemClock()
     source = config_source(args) or "the built-in simulated table (no config file)"
     simulate = args.sim or config.backend == "sim"  # `backend: sim` has nothing else to check
-    if not simulate and (pid := holder(config.state_dir)) is not None:
-        return ask_the_table(args, config, source, pid)
+    if not simulate and (running := table_running(config)) is not None:
+        return ask_the_table(args, config, source, running)
     if simulate:
         context = simulated_context(config, clock)
     else:
@@ -69,22 +70,20 @@ def doctor(args: argparse.Namespace) -> int:
     return code
 
 
-def ask_the_table(args: argparse.Namespace, config: Config, source: str, pid: int) -> int:
+def ask_the_table(args: argparse.Namespace, config: Config, source: str, running: str) -> int:
     """The table's daemon runs and holds the devices. Opening them a second time would take its
     replies on the reader's port and move its latch under it (docs/CONTRACTS.md, "Processes"),
     so the daemon checks them, as for the phone page's table check (`{"doctor": true}`,
     docs/WEB.md). The wiring (device nodes, modules, permissions) and the voice are checked
     here: they open nothing the daemon holds."""
-    who = f"pid {pid}" if pid > 0 else "another process"
     if args.press:
-        print(f"tabletap doctor: the table is running ({who}) and reads the buttons itself: "
-              "stop it first (systemctl stop tabletap, as root) to be asked for each press, "
-              "then start it again (systemctl start tabletap)", file=sys.stderr)
+        print(f"tabletap doctor: {running} and reads the buttons itself: to be asked for each "
+              f"press, run the doctor with the table stopped; {STOP_FIRST}", file=sys.stderr)
         return 2
     from tabletap.controller.control_socket.server import NoAnswer
 
-    print(f"tabletap doctor: {source}, backend {config.backend}; the table is running ({who}), "
-          "so it checks the devices it holds", flush=True)
+    print(f"tabletap doctor: {source}, backend {config.backend}; {running}, so it checks the "
+          "devices it holds", flush=True)
     try:
         reply: dict[str, Any] = ask_daemon(config, {"doctor": True})
     except NoAnswer:

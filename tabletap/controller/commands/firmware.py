@@ -22,9 +22,14 @@ import sys
 from importlib.util import find_spec
 from pathlib import Path
 
-from tabletap.controller.commands.common import add_config_argument, config_or_exit, config_source
+from tabletap.controller.commands.common import (
+    STOP_FIRST,
+    add_config_argument,
+    config_or_exit,
+    config_source,
+    table_running,
+)
 from tabletap.controller.settings.config import load_config
-from tabletap.controller.state.lock import holder
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -92,7 +97,7 @@ def request_repl(port: str) -> bool:
     return done.returncode == 0
 
 
-def table_running(args: argparse.Namespace) -> str | None:
+def flash_blocked(args: argparse.Namespace) -> str | None:
     """Why the flash must wait, when the table's daemon runs: it holds the Pico's port, and
     mpremote's bytes would land in the middle of its link (docs/CONTRACTS.md, "Processes").
     None when no daemon holds the config's state folder, or the config cannot be read (then
@@ -101,16 +106,14 @@ def table_running(args: argparse.Namespace) -> str | None:
         config = load_config(config_source(args))
     except Exception:  # noqa: BLE001 - any config trouble: nothing to ask
         return None
-    pid = holder(config.state_dir)
-    if pid is None:
+    running = table_running(config)
+    if running is None:
         return None
-    who = f"pid {pid}" if pid > 0 else "another process"
-    return (f"the table is running ({who}) and talks to the Pico: stop it first (systemctl "
-            "stop tabletap, as root), flash, then start it again (systemctl start tabletap)")
+    return f"{running} and talks to the Pico: flash with the table stopped; {STOP_FIRST}"
 
 
 def flash_command(args: argparse.Namespace) -> int:
-    if not args.dry_run and (why := table_running(args)) is not None:
+    if not args.dry_run and (why := flash_blocked(args)) is not None:
         print(f"tabletap: {why}", file=sys.stderr)
         return 1
     port = args.port

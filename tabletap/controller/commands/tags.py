@@ -13,11 +13,10 @@ import sys
 from typing import Any
 
 from tabletap.controller.clock import SystemClock
-from tabletap.controller.commands.common import config_source
+from tabletap.controller.commands.common import STOP_FIRST, config_source, table_running
 from tabletap.controller.loading.source import SourceError
 from tabletap.controller.ports import ListsTargets, ReaderUnavailable, TagReader, TagWriter
 from tabletap.controller.settings.config import Config, load_config
-from tabletap.controller.state.lock import holder
 from tabletap.controller.table.adapters import AdapterError, build_readers
 from tabletap.controller.table.identity import Identifier, UidRegistry
 from tabletap.controller.table.misses import (
@@ -173,16 +172,11 @@ def _open(args: argparse.Namespace, taps: list[str] | None = None,
 
 def _refuse_a_running_table(config: Config, reader: str) -> None:
     """A tool and the daemon on one reader would take each other's replies: the tool reads
-    nonsense, and the daemon sees garbled polls or a missing reader. The daemon holds its state
-    folder while it runs (state/lock.py), so that says it is there. (A user who may not read
-    the lock cannot open the reader's device either, as a rule: the check then says nothing.)"""
-    pid = holder(config.state_dir)
-    if pid is not None:
-        who = f"pid {pid}" if pid > 0 else "another process"
-        raise TagJobError(
-            f"the table is running ({who}, state folder {config.state_dir}) and uses reader "
-            f"{reader}: stop it first (systemctl stop tabletap, as root), run this again, then "
-            "start it (systemctl start tabletap)")
+    nonsense, and the daemon sees garbled polls or a missing reader."""
+    running = table_running(config)
+    if running is not None:
+        raise TagJobError(f"{running} and uses reader {reader} (state folder "
+                          f"{config.state_dir}): run this with the table stopped; {STOP_FIRST}")
 
 
 def _registry(args: argparse.Namespace, config: Config) -> UidRegistry:
