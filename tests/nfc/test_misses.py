@@ -71,6 +71,8 @@ def test_no_tag_or_two_tags_are_clear_errors(capsys):
 def test_bad_options_are_clear_errors(capsys, tmp_path):
     code, _, err = run(capsys, "--sim-fade", "0.1")
     assert code == 2 and "--sim-fade needs --sim" in err
+    code, _, err = run(capsys, "--sim-tag", GOLD)
+    assert code != 0 and "--sim-tag needs --sim" in err
     for bad, says in (("--seconds=-1", "not a number of seconds above 0"),
                       ("--sim-fade=1", "not a probability"), ("--rounds=0", "not a count")):
         try:
@@ -78,6 +80,16 @@ def test_bad_options_are_clear_errors(capsys, tmp_path):
         except SystemExit as exc:
             assert exc.code == 2
         assert says in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option", [["--registry", "uids.yaml"], ["--sim-tap", "blank"]])
+def test_options_the_count_would_ignore_are_refused(capsys, option):
+    """docs/nfc.md, "The maker's tools": `misses` names no piece (no registry) and counts one tag
+    resting from the start (no tapped tags), so it says so rather than count without them."""
+    with pytest.raises(SystemExit) as exc:
+        main(["tags", "misses", "--sim", "--sim-tag", GOLD, "--rounds", "5", *option])
+    assert exc.value.code == 2
+    assert f"unrecognized arguments: {' '.join(option)}" in capsys.readouterr().err
 
 
 def test_a_tag_lifted_mid_count_ends_it_without_its_absent_rounds(table):

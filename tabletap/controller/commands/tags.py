@@ -43,18 +43,24 @@ def register(subparsers: Any) -> None:
     sub = parser.add_subparsers(dest="tags_command", metavar="ACTION")
     sub.required = True
 
-    def common(p: argparse.ArgumentParser) -> None:
+    def common(p: argparse.ArgumentParser, registry: bool = True, taps: bool = True) -> None:
+        """The options every tool takes; `misses` names no piece (no --registry) and wants one
+        tag resting from the start (no --sim-tap), so it is not offered what it would ignore."""
         p.add_argument("--config", metavar="FILE",
                        help="tabletap config (default: $TABLETAP_CONFIG, else "
                             "/etc/tabletap/table.yaml, else the built-in simulated table)")
         p.add_argument("--reader", metavar="NAME", help="which reader (default: default_reader)")
-        p.add_argument("--registry", metavar="FILE", help="UID registry (default: from config)")
+        if registry:
+            p.add_argument("--registry", metavar="FILE",
+                           help="UID registry (default: from config)")
         p.add_argument("--sim", action="store_true", help="use the emulated PN532")
         p.add_argument("--sim-tag", action="append", default=[], metavar="SPEC",
                        help="with --sim: a tag resting on the reader (piece id, blank, foreign, "
                             "unformatted, classic, locked:PIECE, copy:PIECE)")
-        p.add_argument("--sim-tap", action="append", default=[], metavar="SPEC",
-                       help="with --sim: a tag tapped after the others (repeatable, in order)")
+        if taps:
+            p.add_argument("--sim-tap", action="append", default=[], metavar="SPEC",
+                           help="with --sim: a tag tapped after the others (repeatable, in "
+                                "order)")
 
     p = sub.add_parser("read", help="what is on the reader now")
     common(p)
@@ -90,7 +96,7 @@ def register(subparsers: Any) -> None:
     p = sub.add_parser(
         "misses", help="count how often a resting tag goes unseen, and whether the chip's own "
         "retries would cover it as the re-listings do (docs/nfc.md, \"Extra listings\")")
-    common(p)
+    common(p, registry=False, taps=False)
     p.add_argument("--seconds", type=_positive, default=120.0,
                    help="count this long (default 120); Ctrl-C ends the count early")
     p.add_argument("--rounds", type=_whole, metavar="N", help="stop after N rounds")
@@ -142,13 +148,13 @@ def _open(args: argparse.Namespace, taps: list[str] | None = None,
         raise TagJobError(f"no reader called {name!r} in the config "
                           f"(it has {', '.join(config.readers) or 'none'})")
     context: dict[str, Any] = {}
+    tapped = getattr(args, "sim_tap", [])  # `misses` has none
     if args.sim:
-        context = {"sim": True,
-                   "sim_script": {"rest": args.sim_tag, "taps": taps or args.sim_tap}}
+        context = {"sim": True, "sim_script": {"rest": args.sim_tag, "taps": taps or tapped}}
         if fade:
             context["sim_fade"] = fade
-    elif args.sim_tag or args.sim_tap:
-        raise TagJobError("--sim-tag and --sim-tap need --sim")
+    elif args.sim_tag or tapped:
+        raise TagJobError(f"{'--sim-tag' if args.sim_tag else '--sim-tap'} needs --sim")
     elif config.readers[name].transport == "sim":
         # the built-in config's readers are emulated: without this a maker at a real reader
         # would be told there is no tag on it
