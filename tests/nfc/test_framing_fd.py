@@ -7,6 +7,7 @@ framing keeps its promises there: a whole frame however the bytes arrive, a sile
 from __future__ import annotations
 
 import os
+import select
 import threading
 import time
 import tty
@@ -29,12 +30,31 @@ from tabletap.sim.world import SimTag
 REPLY = frame(bytes([0xD5, 0x4B, 0x00]))  # InListPassiveTarget: no target
 
 
+def _settled(master: int, port: serial.Serial) -> None:
+    """Wait until the pseudo-terminal has applied the input flushes of its opening (tty.setraw's
+    TCSAFLUSH, pyserial's reset_input_buffer): a marker byte written now must come through.
+    On a loaded machine the kernel applies them late and drops bytes written after them, the
+    start or the middle of a test's frames. Measured on 2026-12-06 with a plain select and
+    os.read reader (no tabletap code) under three busy loops on a 2-core machine: 6 of 500
+    openings lost bytes without this wait, none of 1,000 with it."""
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        os.write(master, b"\xaa")
+        got = b""
+        while select.select([port.fileno()], [], [], 0.05)[0]:
+            got += os.read(port.fileno(), 256)
+        if got.endswith(b"\xaa"):
+            return
+    raise AssertionError("the pseudo-terminal passed no byte through in 5 s")
+
+
 @pytest.fixture
 def line() -> Iterator[tuple[int, FramedSerial]]:
     """A pseudo-terminal: the test writes at the master what a chip would send."""
     master, slave = os.openpty()
     tty.setraw(slave)
     port = serial.Serial(os.ttyname(slave), 115200, timeout=0.05)
+    _settled(master, port)
     framed = FramedSerial(port, 0.05)
     yield master, framed
     port.close()
