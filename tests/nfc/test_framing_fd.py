@@ -31,12 +31,12 @@ REPLY = frame(bytes([0xD5, 0x4B, 0x00]))  # InListPassiveTarget: no target
 
 
 def _settled(master: int, port: serial.Serial) -> None:
-    """Wait until the pseudo-terminal has applied the input flushes of its opening (tty.setraw's
-    TCSAFLUSH, pyserial's reset_input_buffer): a marker byte written now must come through.
-    On a loaded machine the kernel applies them late and drops bytes written after them, the
-    start or the middle of a test's frames. Measured on 2026-12-06 with a plain select and
-    os.read reader (no tabletap code) under three busy loops on a 2-core machine: 6 of 500
-    openings lost bytes without this wait, none of 1,000 with it."""
+    """Wait until a marker byte written at the master comes through the newly opened port.
+    On a loaded machine, bytes written right after the opening were lost, at the start or in
+    the middle of a test's frames; most likely the opening's input flushes (tty.setraw's
+    TCSAFLUSH, pyserial's reset_input_buffer) took effect late. Measured on 2026-12-06 with a
+    plain select and os.read reader (no tabletap code) under three busy loops on a 2-core
+    machine: 6 of 500 openings lost bytes without this wait, none of 1,000 with it."""
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
         os.write(master, b"\xaa")
