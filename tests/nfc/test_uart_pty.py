@@ -42,3 +42,27 @@ def test_spi_and_i2c_off_a_pi_are_a_missing_reader_not_a_crash():
     for reader in (spi, i2c):
         with pytest.raises(ReaderUnavailable):
             reader.poll()
+
+
+def test_a_second_reader_on_the_same_port_is_refused_and_the_first_goes_on(pty):
+    """A second program on the reader's UART (a second table pointed at the same port, a tag
+    tool run with another state folder) would interleave its commands with the daemon's, and
+    each would read the other's replies as garbled taps. The port is opened exclusively: the
+    second is a missing reader that says why, and the first reads on untouched."""
+    cfg = ReaderConfig(transport="uart", port=pty.port)
+    first, second = build_uart("chest", cfg, {}), build_uart("copy", cfg, {})
+    try:
+        assert first.poll().tags == ()
+        with pytest.raises(ReaderUnavailable, match="in use by another program"):
+            second.poll()
+        pty.field.append(SimTag.for_piece("magic-keys/key/gold").memory)
+        (tag,) = first.poll().tags
+        assert decode_piece(tag.ndef) == "magic-keys/key/gold"
+    finally:
+        second.close()
+        first.close()
+    again = build_uart("chest", cfg, {})  # closed, the port is free for the next program
+    try:
+        assert len(again.poll().tags) == 1
+    finally:
+        again.close()

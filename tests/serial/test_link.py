@@ -214,8 +214,9 @@ def test_reconnecting_backs_off_up_to_a_ceiling() -> None:
 def test_a_second_tabletap_cannot_barge_into_the_session(board: SimBoard) -> None:
     link = link_to(board)
     try:
-        with pytest.raises(LinkError, match="lock"):
-            probe(board.port, timeout=0.3)  # the port is held: no hello from another host id
+        # the port is held: no hello from another host id, and the error says why in words
+        with pytest.raises(LinkError, match="in use by another program"):
+            probe(board.port, timeout=0.3)
         assert link.submit({"op": "latch", "open": True}).wait(2)
         assert [e.seq for e in board.recorder.executed] == [1, 2]
     finally:

@@ -18,6 +18,7 @@ from tabletap.controller.ports import Clock
 from tabletap.hw.pn532.buswait import ACK_FRAME, ReadyWaitingI2c, ReadyWaitingSpi
 from tabletap.hw.pn532.framing import FramedSerial, PortGone, SerialLike
 from tabletap.hw.pn532.waiting import FdWait
+from tabletap.hw.serial_open import open_exclusive
 
 
 class ResetLine:
@@ -135,12 +136,15 @@ class UartTransport:
 
 
 def serial_opener(port: str, baud: int) -> Callable[[], SerialLike]:
-    """Open `port` with pyserial (a device path or any pyserial URL) when the reader connects."""
+    """Open `port` with pyserial (a device path or any pyserial URL) when the reader connects,
+    for this program alone (hw/serial_open.py): a second program on the reader's UART would
+    interleave its commands with the daemon's. It is refused, and the reader reports itself
+    missing with the reason."""
 
     def open_port() -> SerialLike:
         import serial
 
-        return serial.serial_for_url(port, baudrate=baud, timeout=0.05)
+        return open_exclusive(serial.serial_for_url, port, baudrate=baud, timeout=0.05)
 
     return open_port
 

@@ -27,6 +27,7 @@ from msgspec import Struct
 from tabletap.firmware import protocol
 from tabletap.hw.serial_fd import port_descriptor, write_all
 from tabletap.hw.serial_link.discovery import find_port
+from tabletap.hw.serial_open import open_exclusive
 
 log = logging.getLogger("tabletap.serial")
 
@@ -250,8 +251,8 @@ class BoardLink:
             # pyserial raises DTR on open, which the Pico's USB CDC needs before it sends.
             # Exclusive: a second tabletap (say `doctor` beside the daemon) must not say hello
             # in the middle of a session and make the board forget which commands it ran.
-            self._ser = serial.Serial(path, self.baud, timeout=0, write_timeout=1,
-                                      exclusive=True)
+            self._ser = open_exclusive(serial.Serial, path, baudrate=self.baud, timeout=0,
+                                       write_timeout=1)
         except (serial.SerialException, OSError) as e:
             log.debug("cannot open the board's port yet: %s", e)
             self._last_error = str(e)
