@@ -101,3 +101,45 @@ def test_a_slow_latch_is_capped_because_the_gpio_loop_waits_for_it():
     with pytest.raises(SourceError) as err:
         parse_config("chest:\n  servo:\n    travel_seconds: 12\n", "t.yaml")
     assert err.value.key == "chest.servo.travel_seconds" and err.value.line == 3
+
+
+def test_two_readers_on_one_port_are_a_config_error_naming_the_second():
+    """One serial port carries one reader (and the Pico's port none): a copied reader block whose
+    port was not changed would open the same UART twice, and the second open is refused at run
+    time as "in use by another program", though the program is the same. Said at load instead,
+    at the key to change."""
+    text = ("readers:\n"
+            "  chest: {transport: uart, port: /dev/serial0}\n"
+            "  pond:\n"
+            "    transport: uart\n"
+            "    port: /dev/serial0\n")
+    with pytest.raises(SourceError) as err:
+        parse_config(text, "t.yaml")
+    assert err.value.key == "readers.pond.port" and err.value.line == 5
+    assert "readers.chest" in str(err.value)
+
+
+def test_a_reader_on_the_picos_port_and_shared_spi_and_i2c_wiring_are_named():
+    on_pico = ("backend: serial\nserial:\n  port: /dev/ttyACM0\n"
+               "readers:\n  chest: {transport: uart, port: /dev/ttyACM0}\n")
+    with pytest.raises(SourceError) as err:
+        parse_config(on_pico, "t.yaml")
+    assert err.value.key == "readers.chest.port" and "serial.port" in str(err.value)
+    spi = "readers:\n  chest: {transport: spi, cs: D5}\n  pond: {transport: spi, cs: D5}\n"
+    with pytest.raises(SourceError) as err:
+        parse_config(spi, "t.yaml")
+    assert err.value.key == "readers.pond.cs" and err.value.line == 3
+    i2c = "readers:\n  chest: {transport: i2c}\n  pond: {transport: i2c, address: 0x24}\n"
+    with pytest.raises(SourceError) as err:
+        parse_config(i2c, "t.yaml")
+    assert err.value.key == "readers.pond.address"
+
+
+def test_readers_on_different_wiring_load():
+    config = parse_config(
+        "backend: serial\nserial:\n  port: /dev/ttyACM0\nreaders:\n"
+        "  chest: {transport: uart, port: /dev/serial0}\n"
+        "  pond: {transport: spi, cs: D5}\n  well: {transport: spi, cs: D6}\n"
+        "  pool: {transport: i2c}\n  bath: {transport: sim}\n  tub: {transport: sim}\n",
+        "t.yaml")
+    assert len(config.readers) == 6

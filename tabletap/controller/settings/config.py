@@ -264,8 +264,43 @@ def parse_config(text: str, name: str = "<config>") -> Config:
 
 def _checked(doc: YamlDoc) -> Config:
     config: Config = validate(doc, Config)
+    _check_wiring(doc, config)
     _check_game(doc, config)
     return config
+
+
+def _wiring(reader: ReaderConfig) -> tuple[str, object] | None:
+    """The key and value that say which chip a reader is: its UART, its SPI chip-select, its
+    I2C address (the one bus); None for a simulated reader, which shares nothing."""
+    match reader.transport:
+        case "uart":
+            return ("port", reader.port) if reader.port else None
+        case "spi":
+            return ("cs", reader.cs) if reader.cs else None
+        case "i2c":
+            return ("address", reader.address)
+    return None
+
+
+def _check_wiring(doc: YamlDoc, config: Config) -> None:
+    """Two readers wired to one chip (a reader block copied and its port left as it was), or a
+    reader on the Pico's port: said at load, at the key to change. At run time the second
+    open would be refused as "in use by another program" (hw/serial_open.py), though the
+    program is the same, or two readers would take turns at one chip."""
+    taken: dict[tuple[str, str, object], str] = {}
+    if config.backend == "serial" and config.serial.port:
+        taken[("uart", "port", config.serial.port)] = "serial.port (the Pico)"
+    for name, reader in config.readers.items():
+        wiring = _wiring(reader)
+        if wiring is None:
+            continue
+        key, value = wiring
+        holder = taken.setdefault((reader.transport, *wiring), f"readers.{name}")
+        if holder != f"readers.{name}":
+            shown = f"{value:#04x}" if isinstance(value, int) else value
+            raise doc.error(("readers", name, key),
+                            f"{shown} is already used by {holder}: one "
+                            f"{reader.transport.upper()} {key} reaches one device")
 
 
 def _check_game(doc: YamlDoc, config: Config) -> None:
