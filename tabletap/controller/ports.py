@@ -20,6 +20,11 @@ class ReaderUnavailable(OSError):
     """
 
 
+class ReaderHeld(ReaderUnavailable):
+    """The reader's port is held by another program (hw/serial_open.py): missing all the same,
+    and retried, but no wiring to check (the doctor says so)."""
+
+
 class TagRead(Struct, frozen=True):
     """One tag seen in the field: its UID and, when the read worked, its NDEF message bytes."""
 

@@ -20,15 +20,23 @@ Port = TypeVar("Port")
 IN_USE = "{port} is in use by another program (another tabletap, a serial terminal): stop it first"
 
 
+class PortInUse(OSError):
+    """Another program holds the port's lock: nothing is wrong with the wiring (the doctor
+    leaves out its wiring checklist). pyserial's `SerialException` is an OSError too, so code
+    that catches a port failing to open catches this."""
+
+
 def open_exclusive(opener: Callable[..., Port], port: str, **settings: Any) -> Port:
     """`opener(port, exclusive=True, **settings)` (`serial.Serial`, `serial.serial_for_url`);
-    a port another program holds raises `serial.SerialException` (an OSError) saying so.
-    pyserial is imported here, not with the module: a table of simulated readers never needs it."""
+    a port another program holds raises `PortInUse` saying so. pyserial is imported here, not
+    with the module: a table of simulated readers never needs it."""
     import serial
 
     try:
         return opener(port, exclusive=True, **settings)
     except serial.SerialException as exc:
         if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
-            raise serial.SerialException(exc.errno, IN_USE.format(port=port)) from None
+            held = PortInUse(IN_USE.format(port=port))
+            held.errno = exc.errno
+            raise held from None
         raise

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tabletap.controller.health.checks import check_reader
 from tabletap.controller.ports import ReaderUnavailable
 from tabletap.controller.settings.config import ReaderConfig
 from tabletap.controller.table.identity import decode_piece
@@ -66,3 +67,21 @@ def test_a_second_reader_on_the_same_port_is_refused_and_the_first_goes_on(pty):
         assert len(again.poll().tags) == 1
     finally:
         again.close()
+
+
+def test_the_doctor_says_who_holds_the_port_without_sending_the_maker_to_the_wires(pty):
+    """A port another program holds is not a wiring fault: the doctor's finding says so and
+    leaves out the UART's wiring checklist (TX to RX, the switches), which would send a maker to
+    a screwdriver for a program to stop."""
+    cfg = ReaderConfig(transport="uart", port=pty.port)
+    holder, reader = build_uart("chest", cfg, {}), build_uart("chest", cfg, {})
+    try:
+        holder.poll()
+        finding = check_reader("chest", reader, "uart")
+    finally:
+        reader.close()
+        holder.close()
+    assert finding.status == "failed"
+    assert "in use by another program" in finding.detail and "TX to RX" not in finding.detail
+    unplugged = build_uart("chest", ReaderConfig(transport="uart", port="/dev/tabletap-no"), {})
+    assert "TX to RX" in check_reader("chest", unplugged, "uart").detail  # wiring: the hint

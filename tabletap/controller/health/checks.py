@@ -23,7 +23,14 @@ from typing import Any, Literal
 from tabletap.controller.language.messages import msg_n
 from tabletap.controller.language.said import Said
 from tabletap.controller.language.words import Words
-from tabletap.controller.ports import Clock, InputEvent, Outputs, ReaderUnavailable, TagReader
+from tabletap.controller.ports import (
+    Clock,
+    InputEvent,
+    Outputs,
+    ReaderHeld,
+    ReaderUnavailable,
+    TagReader,
+)
 from tabletap.controller.settings.config import Config
 from tabletap.controller.state.damage import assess
 from tabletap.controller.state.folder import StateFolder
@@ -117,6 +124,8 @@ def check_reader(name: str, reader: TagReader, transport: str) -> Finding:
     device = f"reader {name}"
     try:
         poll = reader.poll()
+    except ReaderHeld as exc:  # another program has the port: its wiring is not in question
+        return Finding("failed", device, str(exc))
     except ReaderUnavailable as exc:
         hint = READER_HINTS.get(transport, "check its wiring and power")
         return Finding("failed", device, f"{exc or 'does not answer'}; {hint}")

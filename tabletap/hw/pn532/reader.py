@@ -33,10 +33,18 @@ from typing import Any, TypeVar
 from adafruit_pn532.adafruit_pn532 import PN532, BusyError
 
 from tabletap.controller.clock import SystemClock
-from tabletap.controller.ports import Clock, Poll, ReaderUnavailable, TagRead, TagWriteError
+from tabletap.controller.ports import (
+    Clock,
+    Poll,
+    ReaderHeld,
+    ReaderUnavailable,
+    TagRead,
+    TagWriteError,
+)
 from tabletap.hw.pn532.buswait import BusTimeout
 from tabletap.hw.pn532.framing import PortGone, ReplyTimeout
 from tabletap.hw.pn532.transports import Transport
+from tabletap.hw.serial_open import PortInUse
 
 log = logging.getLogger("tabletap.pn532")
 
@@ -89,9 +97,10 @@ def waiting_reader(cfg: Any, context: dict[str, Any]) -> dict[str, Any]:
 class NoAnswer(Exception):
     """The chip said nothing (timeout, empty read, port gone)."""
 
-    def __init__(self, message: str, port_gone: bool = False) -> None:
+    def __init__(self, message: str, port_gone: bool = False, held: bool = False) -> None:
         super().__init__(message)
         self.port_gone = port_gone
+        self.held = held  # another program holds the port (PortInUse): not the wiring
 
 
 class Garbled(Exception):
@@ -269,7 +278,8 @@ class Pn532Reader:
             gone = not isinstance(exc, ReplyTimeout)
             if not gone:
                 self._resync()
-            raise NoAnswer(f"cannot reach {self.transport.description}: {exc}", gone) from None
+            raise NoAnswer(f"cannot reach {self.transport.description}: {exc}", gone,
+                           isinstance(exc, PortInUse)) from None
         except (BusyError, Garbled, *GARBLED_ERRORS) as exc:
             # "Failed to detect the PN532", a missing ACK, "No I2C device at address", a garbled
             # answer: whatever it was, the chip is not ready to poll
@@ -293,6 +303,8 @@ class Pn532Reader:
         )
         if not self._answered or (self._failures >= self.unavailable_after and long_enough):
             self._forget_misses()
+            if getattr(exc, "held", False):
+                raise ReaderHeld(f"reader {self.name} ({self.transport.description}): {exc}")
             raise ReaderUnavailable(
                 f"reader {self.name} ({self.transport.description}) does not answer: {exc}"
             )
