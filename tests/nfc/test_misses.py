@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections import deque
 
 import pytest
@@ -18,6 +19,7 @@ from tabletap.controller.state.lock import state_lock
 from tabletap.controller.table.misses import (
     LOST_IN_A_ROW,
     MissCount,
+    NoRestingTag,
     Tally,
     Verdict,
     Ways,
@@ -234,3 +236,33 @@ def test_at_a_real_reader_the_tools_refuse_while_the_table_runs(capsys, tmp_path
             assert code == 1, argv
             assert f"the table is running (pid {os.getpid()}" in err
             assert "systemctl stop tabletap" in err
+
+
+def test_a_reader_that_never_answers_is_not_asked_for_a_tag():
+    """Every listing lost (a cable, the wrong transport) is not an empty reader: the maker is
+    sent to the doctor, not told to rest a tag on a reader that may already hold one."""
+    clock = VirtualClock()
+    with pytest.raises(NoRestingTag) as err:
+        resting_tag(Scripted([None] * 1000, clock), clock, 1.0)
+    assert "did not answer within 1 s" in str(err.value) and "tabletap doctor" in str(err.value)
+    assert "rest one" not in str(err.value)
+    answered_once = Scripted([None, set()] + [None] * 1000, clock)
+    with pytest.raises(NoRestingTag, match="no tag on reader scripted within 1 s"):
+        resting_tag(answered_once, clock, 1.0)
+
+
+def test_a_reader_whose_port_another_program_holds_says_so_at_once(capsys, tmp_path, pty):
+    """`misses` and `read` at a reader whose port another program holds: the refusal, at once,
+    not a tag asked for after 30 s, nor 15 s of retries."""
+    import serial
+
+    config = tmp_path / "table.yaml"
+    config.write_text(f"state_dir: {tmp_path / 'state'}\nbackend: gpio\n"
+                      f"readers:\n  chest: {{transport: uart, port: {pty.port}}}\n")
+    with serial.Serial(pty.port, exclusive=True):
+        for argv in (["misses", "--wait", "30"], ["read"]):
+            clock = time.monotonic()
+            assert main(["tags", *argv, "--config", str(config)]) == 1
+            assert time.monotonic() - clock < 5
+            err = capsys.readouterr().err
+            assert f"{pty.port} is in use by another program" in err, argv

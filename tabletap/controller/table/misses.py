@@ -190,8 +190,11 @@ def resting_tag(reader: ListsTargets, clock: Clock, wait: float) -> bytes:
     ways = Ways.of(reader)
     end = clock.now() + wait
     found: set[bytes] = set()
+    answered = False  # every listing lost is a reader to check, not an empty one
     while True:
-        found = reader.list_uids(ways.chip_retries) or set()
+        listed = reader.list_uids(ways.chip_retries)
+        answered = answered or listed is not None
+        found = listed or set()
         if len(found) == 1:
             return next(iter(found))
         if clock.now() >= end:
@@ -199,6 +202,9 @@ def resting_tag(reader: ListsTargets, clock: Clock, wait: float) -> bytes:
         clock.sleep(0.1)
     if found:
         raise NoRestingTag(f"{len(found)} tags on reader {reader.name}: leave one only")
+    if not answered:
+        raise NoRestingTag(f"reader {reader.name} did not answer within {wait:g} s: `tabletap "
+                           "doctor` (with the same --config) checks it and names the wiring")
     raise NoRestingTag(f"no tag on reader {reader.name} within {wait:g} s: rest one on it")
 
 

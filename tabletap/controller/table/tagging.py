@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from tabletap.controller.ports import (
     Clock,
     Poll,
+    ReaderHeld,
     ReaderUnavailable,
     TagRead,
     TagReader,
@@ -59,6 +60,8 @@ class Desk:
         """One poll; None (after saying so once) while the reader does not answer."""
         try:
             poll = self.reader.poll()
+        except ReaderHeld as exc:  # another program has the port: waiting changes nothing
+            raise TagJobError(str(exc)) from None
         except ReaderUnavailable as exc:
             now = self.clock.now()
             if self._missing_since is None:

@@ -461,13 +461,19 @@ class Pn532Reader:
         """The UIDs one InListPassiveTarget finds with MxRtyPassiveActivation `retries` (0: one
         activation; 5: six), outside any poll (ports.ListsTargets: `tabletap tags misses` counts
         a resting tag's misses at each). None when the reply was lost or garbled: that is
-        neither a tag seen nor one missed."""
+        neither a tag seen nor one missed. A port another program holds raises ReaderHeld: no
+        number of listings will reach the chip."""
         try:
             if self._pn is None:
                 self._start()
             self._set_retries(retries)
             return {uid for _, uid in self._list_targets()}
-        except (NoAnswer, Garbled):
+        except NoAnswer as exc:
+            if exc.held:
+                where = f"reader {self.name} ({self.transport.description})"
+                raise ReaderHeld(f"{where}: {exc}") from None
+            return None
+        except Garbled:
             return None
 
     def renewal_due(self) -> float | None:
