@@ -288,10 +288,14 @@ class Pn532Reader:
             detail = " ".join(str(a) for a in exc.args) or type(exc).__name__
             raise NoAnswer(f"{self.transport.description}: {detail}") from None
 
-    def _failed(self, exc: Exception, port_gone: bool) -> Poll:
+    def _held(self, exc: NoAnswer) -> ReaderHeld:
+        """The missing reader whose port another program holds (`NoAnswer.held`)."""
+        return ReaderHeld(f"reader {self.name} ({self.transport.description}): {exc}")
+
+    def _failed(self, exc: NoAnswer) -> Poll:
         self._armed_at = None
         self._pn = None  # re-initialise on the next poll: the chip may have lost its settings
-        if port_gone:
+        if exc.port_gone:
             self.transport.disconnect()
         self._failures += 1
         self.stats["no_answer"] += 1
@@ -303,8 +307,8 @@ class Pn532Reader:
         )
         if not self._answered or (self._failures >= self.unavailable_after and long_enough):
             self._forget_misses()
-            if getattr(exc, "held", False):
-                raise ReaderHeld(f"reader {self.name} ({self.transport.description}): {exc}")
+            if exc.held:
+                raise self._held(exc)
             raise ReaderUnavailable(
                 f"reader {self.name} ({self.transport.description}) does not answer: {exc}"
             )
@@ -348,7 +352,7 @@ class Pn532Reader:
                         break
                     targets = self._relist(targets)
         except NoAnswer as exc:
-            return self._failed(exc, exc.port_gone)
+            return self._failed(exc)
         except Garbled as exc:
             self.stats["garbled"] += 1
             log.debug("reader %s: garbled reply (%s)", self.name, exc)
@@ -470,8 +474,7 @@ class Pn532Reader:
             return {uid for _, uid in self._list_targets()}
         except NoAnswer as exc:
             if exc.held:
-                where = f"reader {self.name} ({self.transport.description})"
-                raise ReaderHeld(f"{where}: {exc}") from None
+                raise self._held(exc) from None
             return None
         except Garbled:
             return None
