@@ -1,13 +1,14 @@
 """`python -m bench live`: the real daemon process on the wall clock (rig.py, trials.py), at full
 speed and under a CPU quota of a quarter and a tenth of one core (cgroup.py).
 
-Figures per speed: tag in the field -> the board executes the chest's latch command (first tap
-of a tag / the same tag again), -> the lights' frame, and tag lifted -> the daemon's removal
-event; p50, p90, p99, max over `BENCH_LIVE_TRIALS` (default 200) of each. At full speed also
-the daemon's CPU per accepted tap, its idle CPU and the emulator's over `BENCH_IDLE_SECONDS`
-(60), exec -> READY (on the wall clock, and in instructions: instructions.py), and RSS/PSS of
-the daemon and of the page (`tabletap web`, a phone watching its stream all along) after the
-whole run ("an evening"); exec -> READY again under a tenth of a core.
+Figures per speed: tag in the field -> the board executes the chest's latch command (first tap of a
+tag / the same tag again), -> the lights' frame, and tag lifted -> the daemon's removal event; p50,
+p90, p99, max over `BENCH_LIVE_TRIALS` (default 200) of each. At full speed also the daemon's CPU
+per accepted tap, its idle CPU and the emulator's over `BENCH_IDLE_SECONDS` (60), its CPU with one
+piece resting on the reader over `BENCH_RESTING_SECONDS` (30), exec -> READY (on the wall clock,
+and in instructions: instructions.py), and RSS/PSS of the daemon and of the page (`tabletap web`, a
+phone watching its stream all along) after the whole run ("an evening"); exec -> READY again under
+a tenth of a core.
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ from bench.live.instructions import NoValgrind, ready_instructions
 from bench.live.phone import Phone
 from bench.live.procstat import memory_mib
 from bench.live.rig import Rig
-from bench.live.trials import Figures, idle_cpu, run_trials
+from bench.live.trials import Figures, idle_cpu, resting_cpu, run_trials
 
 TRIALS = int(os.environ.get("BENCH_LIVE_TRIALS", "200"))
 IDLE_SECONDS = float(os.environ.get("BENCH_IDLE_SECONDS", "60"))
+RESTING_SECONDS = float(os.environ.get("BENCH_RESTING_SECONDS", "30"))
 STARTS = 5
 SPEEDS = (("wall", None), ("quarter", 0.25), ("tenth", 0.10))
 
@@ -112,7 +114,9 @@ def _full(trials: int) -> list[tuple]:
                 (f"daemon idle CPU, its own process ({IDLE_SECONDS:g} s, empty field)", daemon,
                  "%", "daemon_idle_cpu_percent"),
                 ("PN532 emulator's idle CPU over the same time (apart)", emulator, "%",
-                 "emulator_idle_cpu_percent")]
+                 "emulator_idle_cpu_percent"),
+                (f"daemon CPU, one piece resting on the reader ({RESTING_SECONDS:g} s)",
+                 resting_cpu(rig, RESTING_SECONDS), "%", "daemon_resting_cpu_percent")]
         return out
     finally:
         phone.stop()

@@ -30,7 +30,7 @@ from pathlib import Path
 from bench.live.phone import Phone
 from bench.live.procstat import threads_cpu_s
 from bench.live.rig import Rig
-from bench.live.trials import run_trials
+from bench.live.trials import resting_piece, run_trials
 
 WRAPPER = Path(__file__).with_name("stopwatched.py")
 
@@ -65,8 +65,12 @@ def main(argv: list[str] | None = None) -> int:
     watch.add_argument("--page", action="store_true",
                        help="the page runs and no phone watches it (a family's box most of an "
                             "evening)")
-    parser.add_argument("--idle", type=float, default=0.0, metavar="S",
-                        help="no trials: an empty table for S seconds, the parts per second")
+    still = parser.add_mutually_exclusive_group()
+    still.add_argument("--idle", type=float, default=0.0, metavar="S",
+                       help="no trials: an empty table for S seconds, the parts per second")
+    still.add_argument("--resting", type=float, default=0.0, metavar="S",
+                       help="no trials: one piece resting on the reader for S seconds (placed, "
+                            "its answer played out, then timed), the parts per second")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         totals = Path(tmp) / "stopwatch.json"
@@ -75,11 +79,15 @@ def main(argv: list[str] | None = None) -> int:
         phone = Phone(rig, watching=args.phone) if args.phone or args.page else None
         try:
             rig.start(new=True, prefix=[sys.executable, str(WRAPPER)])
+            still = args.idle or args.resting
+            if args.resting:
+                rig.place(resting_piece(rig))
+                rig.wait_settled(quiet=1.0, limit=30)  # the chest opened, relocked, lights
             before = _snapshot(rig.pid, totals, 1)
             threads0 = _threads(rig.pid)
-            if args.idle:
+            if still:
                 started = time.monotonic()
-                time.sleep(args.idle)
+                time.sleep(still)
                 seconds = time.monotonic() - started
             else:
                 f = run_trials(rig, args.trials, seed=1)
@@ -89,9 +97,10 @@ def main(argv: list[str] | None = None) -> int:
             if phone is not None:
                 phone.stop()
             rig.close()
-    if args.idle:
+    if still:
         taps, each = seconds, "second"
-        print(f"an empty table for {seconds:.1f} s; the daemon's CPU per second by thread "
+        table = "one piece resting on the reader" if args.resting else "an empty table"
+        print(f"{table} for {seconds:.1f} s; the daemon's CPU per second by thread "
               "(/proc): ", end="")
     else:
         taps, each = max(1, f.accepted), "tap"

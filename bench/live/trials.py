@@ -57,6 +57,34 @@ def _new_game(rig: Rig) -> None:
                      "options": dict(rig.demo.options)}})
 
 
+def resting_piece(rig: Rig) -> SimTag:
+    """The demo's piece on a tag of its own, to leave on the reader: a key a child forgot on
+    the chest."""
+    piece = rig.demo.again
+    return SimTag(uid=uid_for("bench:resting"), ndef=encode_piece(piece), piece=piece)
+
+
+def resting_cpu(rig: Rig, seconds: float) -> float:
+    """Share of a core (%) the daemon uses while one piece rests on the reader: the piece is
+    placed, the daemon's answer (the chest's opening and relock, the lights) plays out, then
+    `seconds` are timed; the piece is lifted after, and its lift seen, so that the table is
+    empty again for whatever the bench does next. A resting piece is polled every
+    `resting_period` so that its lift is seen in time, so this is more than the empty table's
+    rate (`idle_cpu`)."""
+    tag = resting_piece(rig)
+    rig.place(tag)
+    rig.wait_settled(quiet=1.0, limit=30)
+    try:
+        d0, t0 = cpu_s(rig.pid), time.monotonic()
+        time.sleep(seconds)
+        return (cpu_s(rig.pid) - d0) / (time.monotonic() - t0) * 100
+    finally:
+        lifted = rig.lift(tag)
+        assert rig.log is not None
+        rig.log.wait_for(" lifted", lifted, ANSWER_TIMEOUT)
+        rig.wait_settled()
+
+
 def run_trials(rig: Rig, trials: int, seed: int = 1) -> Figures:
     """`trials` first taps and `trials` taps again, interleaved, each followed by a lift."""
     rng = random.Random(seed)
