@@ -30,7 +30,7 @@ from pathlib import Path
 from bench.live.phone import Phone
 from bench.live.procstat import threads_cpu_s
 from bench.live.rig import Rig
-from bench.live.trials import resting_piece, run_trials
+from bench.live.trials import rest_a_piece, run_trials
 
 WRAPPER = Path(__file__).with_name("stopwatched.py")
 
@@ -65,12 +65,13 @@ def main(argv: list[str] | None = None) -> int:
     watch.add_argument("--page", action="store_true",
                        help="the page runs and no phone watches it (a family's box most of an "
                             "evening)")
-    still = parser.add_mutually_exclusive_group()
-    still.add_argument("--idle", type=float, default=0.0, metavar="S",
-                       help="no trials: an empty table for S seconds, the parts per second")
-    still.add_argument("--resting", type=float, default=0.0, metavar="S",
-                       help="no trials: one piece resting on the reader for S seconds (placed, "
-                            "its answer played out, then timed), the parts per second")
+    no_trials = parser.add_mutually_exclusive_group()
+    no_trials.add_argument("--idle", type=float, default=0.0, metavar="S",
+                           help="no trials: an empty table for S seconds, the parts per second")
+    no_trials.add_argument("--resting", type=float, default=0.0, metavar="S",
+                           help="no trials: one piece resting on the reader for S seconds "
+                                "(placed, its answer played out, then timed), the parts per "
+                                "second")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         totals = Path(tmp) / "stopwatch.json"
@@ -81,8 +82,7 @@ def main(argv: list[str] | None = None) -> int:
             rig.start(new=True, prefix=[sys.executable, str(WRAPPER)])
             still = args.idle or args.resting
             if args.resting:
-                rig.place(resting_piece(rig))
-                rig.wait_settled(quiet=1.0, limit=30)  # the chest opened, relocked, lights
+                rest_a_piece(rig)
             before = _snapshot(rig.pid, totals, 1)
             threads0 = _threads(rig.pid)
             if still:

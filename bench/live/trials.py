@@ -57,23 +57,24 @@ def _new_game(rig: Rig) -> None:
                      "options": dict(rig.demo.options)}})
 
 
-def resting_piece(rig: Rig) -> SimTag:
-    """The demo's piece on a tag of its own, to leave on the reader: a key a child forgot on
-    the chest."""
+def rest_a_piece(rig: Rig) -> SimTag:
+    """Put the demo's piece, on a tag of its own, on the reader and leave it there (a key a
+    child forgot on the chest); return once the daemon's answer (the chest's opening and
+    relock, the lights) has played out, the board quiet for a second."""
     piece = rig.demo.again
-    return SimTag(uid=uid_for("bench:resting"), ndef=encode_piece(piece), piece=piece)
+    tag = SimTag(uid=uid_for("bench:resting"), ndef=encode_piece(piece), piece=piece)
+    rig.place(tag)
+    rig.wait_settled(quiet=1.0, limit=30)
+    return tag
 
 
 def resting_cpu(rig: Rig, seconds: float) -> float:
-    """Share of a core (%) the daemon uses while one piece rests on the reader: the piece is
-    placed, the daemon's answer (the chest's opening and relock, the lights) plays out, then
-    `seconds` are timed; the piece is lifted after, and its lift seen, so that the table is
-    empty again for whatever the bench does next. A resting piece is polled every
+    """Share of a core (%) the daemon uses while one piece rests on the reader
+    (`rest_a_piece`), over `seconds`; the piece is lifted after, and its lift seen, so that the
+    table is empty again for whatever the bench does next. A resting piece is polled every
     `resting_period` so that its lift is seen in time, so this is more than the empty table's
     rate (`idle_cpu`)."""
-    tag = resting_piece(rig)
-    rig.place(tag)
-    rig.wait_settled(quiet=1.0, limit=30)
+    tag = rest_a_piece(rig)
     try:
         d0, t0 = cpu_s(rig.pid), time.monotonic()
         time.sleep(seconds)
