@@ -91,6 +91,9 @@ class Rig:
         self.spec, self.demo = demo_game()
         self.board = SimBoard(inputs=self.world.inputs, seed=1).start()
         self.config = self.folder / "table.yaml"
+        # The state folder exists before the daemon starts, as systemd makes the unit's
+        # StateDirectory= (mode 0710) before its exec.
+        (self.folder / "state").mkdir(mode=0o710, exist_ok=True)
         config = self._config()
         self.web_port = int(config["web"]["port"])
         self.config.write_text(yaml.safe_dump(config), encoding="utf-8")
@@ -122,8 +125,11 @@ class Rig:
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()
             notify.bind(str(path))
+            # NOTIFY_SOCKET and STATE_DIRECTORY as the box's unit gives them (Type=notify,
+            # StateDirectory=): the daemon keeps its parsed YAML there between starts.
             env = {**os.environ, "NOTIFY_SOCKET": str(path), "PYTHONUNBUFFERED": "1",
-                   "PYTHONPYCACHEPREFIX": str(PYCACHE)}
+                   "PYTHONPYCACHEPREFIX": str(PYCACHE),
+                   "STATE_DIRECTORY": str(self.folder / "state")}
             env.pop("JOURNAL_STREAM", None)
             if DAEMON_PATH:  # another commit's daemon (bench/live/compare.py)
                 env["PYTHONPATH"] = DAEMON_PATH

@@ -15,6 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "tabletap"
 CONTROLLER_FLOORS = [
+    {"startcache"},  # what the daemon keeps between starts (its state folder's cache/)
     {"loading", "ports", "clock", "entrypoints"},
     {"language"},  # sentences not yet in a language, their catalogs (docs/LANGUAGES.md)
     {"patterns"},  # the lights' patterns and colours, whose names are said

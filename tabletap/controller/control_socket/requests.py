@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
+from tabletap import __version__
 from tabletap.controller.control_socket.takes import COMMON, FLAG, MAPPING, TRUE, Takes
 from tabletap.controller.games.base import ManualAction
 from tabletap.controller.language.words import Words
@@ -82,11 +82,9 @@ def _result(result: Result, words: Words) -> Reply:
 
 
 def hello(daemon: Daemon, request: dict[str, Any]) -> Reply:
-    try:
-        ours = version("tabletap")
-    except PackageNotFoundError:
-        ours = "unknown"
-    return {"ok": True, "protocol": PROTOCOL, "version": ours}
+    # The package's own version (a test keeps it equal to the distribution's), not
+    # importlib.metadata's: reading the metadata cost the daemon's start its import.
+    return {"ok": True, "protocol": PROTOCOL, "version": __version__}
 
 
 def do(daemon: Daemon, request: dict[str, Any]) -> Reply:

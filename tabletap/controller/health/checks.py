@@ -16,10 +16,10 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Literal
 
+from tabletap.controller import entrypoints
 from tabletap.controller.language.messages import msg_n
 from tabletap.controller.language.said import Said
 from tabletap.controller.language.words import Words
@@ -292,7 +292,7 @@ def check_board(config: Config, context: dict[str, Any]) -> list[Finding]:
         return []
     sim = bool(context.get("sim"))
     name = "serial-sim" if sim else "serial"
-    found = entry_points(group=PROBES, name=name)
+    found = entrypoints.select(PROBES, name)
     if not found:
         return [Finding("warning", "board", "the board check is not available in this "
                         f"installation (no {name!r} probe in {PROBES})")]
@@ -332,7 +332,7 @@ def check_outputs(config: Config, context: dict[str, Any], clock: Clock, press: 
 
 def simulated_context(config: Config, clock: Clock) -> dict[str, Any]:
     """The simulator's context, found by entry point (controller never imports sim)."""
-    found = entry_points(group="tabletap.simulators", name="default")
+    found = entrypoints.select("tabletap.simulators", "default")
     if not found:
         raise RuntimeError("the simulator is not installed (pip install -e .)")
     return next(iter(found)).load()(clock, config.default_reader).context

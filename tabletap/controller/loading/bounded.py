@@ -4,7 +4,7 @@ Every file and request tabletap reads comes from somewhere a mistake (or a curio
 console) can reach. Python's parsers will happily build a 1,000-level list (then RecursionError
 somewhere later), an integer of 5,000 digits (ValueError deep inside), or keep a lone surrogate
 that only fails when printed. These checks turn all of that into one ValueError with a sentence,
-at the door. YAML's own limits (aliases, tags) live in yamldoc.
+at the door. YAML's own limits (aliases, tags) live in yamlparse.
 """
 
 from __future__ import annotations

@@ -7,7 +7,6 @@ whichever installed distribution registered that name under `tabletap.backends` 
 
 from __future__ import annotations
 
-from importlib.metadata import EntryPoints
 from typing import Any
 
 from tabletap.controller import entrypoints
@@ -23,12 +22,12 @@ class AdapterError(RuntimeError):
     pass
 
 
-def _installed() -> EntryPoints:
+def _installed() -> entrypoints.EntryPoints:
     """Every installed entry point, read once per process (controller.entrypoints)."""
     return entrypoints.installed()
 
 
-def find(group: str, name: str) -> EntryPoints:
+def find(group: str, name: str) -> entrypoints.EntryPoints:
     """The entry points called `name` in `group`."""
     return _installed().select(group=group, name=name)
 

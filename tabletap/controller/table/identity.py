@@ -13,7 +13,6 @@ from functools import lru_cache
 from pathlib import Path
 
 import ndef
-import yaml
 
 from tabletap.controller.loading.source import read_text
 from tabletap.controller.loading.yamldoc import SourceError, load_text
@@ -123,6 +122,10 @@ class UidRegistry:
         self.pieces[uid_hex(uid)] = piece
 
     def save(self) -> None:
+        # PyYAML is imported to write only: a start reads the registry without it
+        # (loading.doccache), and a tag is enrolled long after the start.
+        import yaml
+
         text = yaml.safe_dump({"uids": dict(sorted(self.pieces.items()))}, sort_keys=False)
         atomic_write(self.path, "# tabletap UID registry: tag UID -> piece id\n" + text)
 

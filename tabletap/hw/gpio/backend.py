@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import partial
-from importlib.metadata import entry_points
 from typing import Any, Protocol, TypeVar
 
 from gpiozero.pins import Factory
 
+from tabletap.controller import entrypoints
 from tabletap.controller.clock import SystemClock
 from tabletap.controller.ports import Outputs
 from tabletap.controller.settings.config import Config
@@ -43,7 +43,7 @@ def simulated_pins(context: dict[str, Any]) -> SimulatedPins:
     """The simulated pins in `context["gpio_pins"]`, made (and stored there) on first use."""
     pins = context.get("gpio_pins")
     if pins is None:
-        found = entry_points(group=SIMULATED_PINS, name="gpio")
+        found = entrypoints.select(SIMULATED_PINS, "gpio")
         if not found:
             raise GpioError("--sim with backend: gpio needs the simulated pins (entry point "
                             f"'gpio' in {SIMULATED_PINS}); is tabletap installed "

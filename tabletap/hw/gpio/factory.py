@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import os
 import warnings
-from importlib.metadata import entry_points
 
 from gpiozero import Device
 from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+from tabletap.controller import entrypoints
 from tabletap.hw.gpio.errors import GpioError
 
 FACTORY_GROUP = "gpiozero_pin_factories"
@@ -52,7 +52,7 @@ def pin_factory(name: str | None) -> Factory:
         if name.lower() == "mock":
             # Servos and PWM LEDs need PWM; a plain MockPin would refuse them.
             return MockFactory(pin_class=MockPWMPin)
-        known = {ep.name: ep for ep in entry_points(group=FACTORY_GROUP)}
+        known = {ep.name: ep for ep in entrypoints.select(FACTORY_GROUP)}
         ep = known.get(name) or known.get(name.lower())
         if ep is None:
             raise GpioError(

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from importlib.metadata import entry_points
 from typing import Any
 
+from tabletap.controller import entrypoints
 from tabletap.controller.patterns import COLOURS, PATTERNS
 from tabletap.controller.ports import InputEvent, Outputs
 from tabletap.controller.settings.config import Config
@@ -208,7 +208,7 @@ def build_outputs(config: Config, context: dict[str, Any], port: str | None = No
                   on_close: list[Callable[[], None]] | None = None) -> Outputs:
     """Outputs on the Pico at `port` (or config.serial.port, or the one found on USB)."""
     if port is None and context.get("sim"):
-        found = entry_points(group="tabletap.backends", name="serial-sim")
+        found = entrypoints.select("tabletap.backends", "serial-sim")
         if not found:
             raise LinkError("--sim with backend: serial needs the simulated Pico (entry point "
                             "'serial-sim' in tabletap.backends); is tabletap installed "
