@@ -17,6 +17,7 @@ the kept list and never imports `importlib.metadata`.
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 import sys
 from functools import cache, reduce
@@ -28,6 +29,8 @@ from tabletap.controller import startcache
 
 KEPT = "entrypoints.kept"
 FORMAT = 1
+
+log = logging.getLogger(__name__)
 
 
 class EntryPoint(msgspec.Struct, frozen=True, array_like=True):
@@ -95,8 +98,8 @@ def installed() -> EntryPoints:
     if body is not None:
         try:
             kept = msgspec.msgpack.decode(body, type=_Kept)
-        except msgspec.DecodeError as exc:
-            startcache.log.debug("the kept entry points are not used: %s", exc)
+        except msgspec.DecodeError as exc:  # its types are strict: no deep nesting decodes
+            log.debug("the kept entry points are not used: %s", exc)
         else:
             if kept.format == FORMAT and kept.where == where:
                 return EntryPoints(kept.found)
@@ -108,4 +111,3 @@ def installed() -> EntryPoints:
 def select(group: str, name: str | None = None) -> EntryPoints:
     """The entry points of `group` (called `name`, if given)."""
     return installed().select(group=group, name=name)
-

@@ -120,7 +120,7 @@ def test_a_file_that_does_not_parse_is_not_kept(kept: Path) -> None:
     assert not kept.exists() or not list(kept.iterdir())
 
 
-@pytest.mark.parametrize("damage", ["flip", "cut", "empty", "foreign"])
+@pytest.mark.parametrize("damage", ["flip", "cut", "empty", "foreign", "deep"])
 def test_a_damaged_kept_file_is_a_miss_then_kept_again(damage: str, kept: Path,
                                                        monkeypatch) -> None:
     text = "game: magic-keys\nplayers: [ann, bo]\n"
@@ -133,8 +133,10 @@ def test_a_damaged_kept_file_is_a_miss_then_kept_again(damage: str, kept: Path,
         raw = raw[: len(raw) // 2]  # a power cut tore it
     elif damage == "empty":
         raw = bytearray()
-    else:  # a file whose CRC holds but whose body is not a kept document
-        body = b"\x93\x01\x02\x03"
+    else:  # a file whose CRC holds but whose body is not a kept document, or nested deeper
+        # than any decoder goes
+        body = b"\x93\x01\x02\x03" if damage == "foreign" else (
+            b"\x95\x00\xa1t\xa1x" + b"\x91" * 100_000 + b"\x00\x90")  # RecursionError
         raw = bytearray(zlib.crc32(body).to_bytes(4, "big") + body)
     file.write_bytes(bytes(raw))
     _same(first, load_text(text, "table.yaml"))  # parsed again, not an error

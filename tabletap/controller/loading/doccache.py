@@ -72,7 +72,7 @@ def recall(text: str, path: str) -> YamlDoc | None:
         kept = _decoder.decode(body)
         if kept.stamp != _stamp() or kept.path != path or kept.text != text:
             return None
-    except (OSError, msgspec.DecodeError) as exc:
+    except (OSError, ValueError, RecursionError, msgspec.DecodeError) as exc:
         log.debug("the kept document %s is not used: %s", path, exc)
         return None
     lines: dict[Loc, int] = {}
