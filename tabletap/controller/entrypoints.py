@@ -5,13 +5,14 @@ simulators are all found by entry point. Each look-up by group reads every insta
 distribution's metadata again (tens of milliseconds on a Pi), so a process reads it once, here,
 and every finder selects from that.
 
-The daemon does better: `importlib.metadata` with the `email` package it imports, and its scan
-of the installed distributions, were about 6 % of its start in instructions (docs/BENCHMARKS.md,
-"The start without PyYAML"). So the entry points found are kept (controller.startcache) with
-what they were read from: each folder on `sys.path` and its modification time. Installing or
-removing a distribution adds or removes a `*.dist-info` folder in one of them, which changes its
-time, and the next start reads the metadata again. A start whose folders are unchanged takes
-the kept list and never imports `importlib.metadata`.
+The daemon does better: `importlib.metadata` with the `email` package it imports, and its scan of
+the installed distributions, were 8 % of its start in instructions (docs/BENCHMARKS.md, "The start
+without PyYAML"; the control socket's `hello` no longer reads its version there). So the entry
+points found are kept (controller.startcache) with what they were read from: each folder on
+`sys.path` and its modification time. Installing or removing a distribution adds or removes a
+`*.dist-info` folder in one of them, which changes its time, and the next start reads the metadata
+again. A start whose folders are unchanged takes the kept list and never imports
+`importlib.metadata`.
 """
 
 from __future__ import annotations

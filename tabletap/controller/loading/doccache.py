@@ -1,7 +1,7 @@
 """Parsed YAML documents kept between the daemon's starts, so an unchanged file skips PyYAML.
 
 The daemon reads the same YAML files at every start (the table's config, the game's data, the
-UID registry), and PyYAML's import with their parse was about a sixth of its start in
+UID registry), and PyYAML's import with their parse was 18 % of its start in
 instructions (docs/BENCHMARKS.md, "The start without PyYAML"). So a document, once parsed, is
 kept (controller.startcache, in the state folder systemd gives the daemon) with the text it
 came from, and the next start that reads the same text gets the same data, lines and columns

@@ -9,8 +9,8 @@ controller.loading.source's job.
 
 A document whose text has not changed since it was last parsed comes from the start's cache
 (loading.doccache) where the process has one (the daemon under systemd), without importing
-PyYAML at all: PyYAML's import and the parse of the config and the game's data were about a
-sixth of the daemon's start (docs/BENCHMARKS.md, "The start without PyYAML").
+PyYAML at all: PyYAML's import and the parse of the config and the game's data were 18 % of
+the daemon's start in instructions (docs/BENCHMARKS.md, "The start without PyYAML").
 """
 
 from __future__ import annotations
