@@ -14,7 +14,9 @@ Checks:
     its sandbox), with the page off in this config, ends successfully and says so;
  2. a scripted game through the control socket (`tabletap do`);
  3. qemu is killed mid-game (a power cut); the image boots again, the state partition's ext4
-    journal is recovered and the game resumes exactly where it was;
+    journal is recovered and the game resumes exactly where it was; the second start takes the
+    config, game data and entry points the first kept (controller/startcache.py: owner-only, in
+    the state partition) without writing them again;
  4. no account has a password, sshd is off without a key, only the configured ports listen;
  5. the clock, as on a Pi with no battery-backed clock: both boots power on with the emulated
     clock years behind (DEAD_CLOCK) and boot 1 has no network; boot 2 starts at the time boot 1
@@ -241,6 +243,17 @@ class Machine:
             self.proc.wait()
 
 
+KEPT = "/var/lib/tabletap/cache"
+
+
+def kept_files(vm: Machine) -> dict[str, str]:
+    """The daemon's start cache (controller/startcache.py): each file's inode, owner and mode;
+    a file written again has a new inode (it is replaced by a rename)."""
+    listing = vm.must(f"stat -c '%n %i %U %a' {KEPT} {KEPT}/*")
+    return {name: rest for name, _, rest in (line.partition(" ")
+                                              for line in listing.splitlines())}
+
+
 def first_boot(vm: Machine, times: dict[str, float]) -> dict:
     times["shell (boot 1)"] = vm.wait_for_shell(READY_BOUND)
     times["READY (boot 1)"] = vm.wait_ready(READY_BOUND)
@@ -293,6 +306,16 @@ def first_boot(vm: Machine, times: dict[str, float]) -> dict:
           "the journal holds the scripted game (ben to play, ana holding the fake purple/1)",
           json.dumps(state))
 
+    # What the start keeps for the next one, in the state partition, the daemon's alone.
+    kept = kept_files(vm)
+    folder = kept.pop(KEPT, "")
+    check(folder.endswith(" tabletap 700") and f"{KEPT}/entrypoints.kept" in kept
+          and sum(name.endswith(".doc") for name in kept) >= 2
+          and all(rest.endswith(" tabletap 600") for rest in kept.values()),
+          "the daemon kept its parsed config, game data and entry points for the next start "
+          "(owner-only, in the state partition)", json.dumps(kept))
+    state["kept"] = kept
+
     # A Pi starts with no idea of the date; nothing above may have needed it.
     clock = int(vm.must("date +%s"))
     check(clock < time.time() - 86400,
@@ -344,7 +367,13 @@ def second_boot(vm: Machine, before: dict, clock_before: int,
     check(RESUMED in resumed,
           "the daemon resumed the unfinished game from its journal", resumed)
     after = json.loads(vm.must(f"{TABLETAP} state --json --reveal {CONF} 2>/dev/null", 120))
+    kept_before = before.pop("kept")
     check(after == before, "the game resumed exactly where it was", json.dumps(after))
+    kept_after = kept_files(vm)
+    kept_after.pop(KEPT, None)
+    check(kept_after == kept_before,
+          "the second start took what the first kept, writing nothing again (same inodes)",
+          f"before {json.dumps(kept_before)}, after {json.dumps(kept_after)}")
     clock_sync(vm, clock_before)
     args, accepted = AFTER_RESUME
     status, out = vm.sh(f"{TABLETAP} do {' '.join(args)} {CONF}", 120)
