@@ -19,8 +19,8 @@ IMPORTTIME = [sys.executable, "-X", "importtime"]
 
 
 def _imported(rig: Rig) -> set[str]:
-    """The modules the daemon's start imported (its `-X importtime` lines, all written before
-    READY=1 arrives, so in the log when start() returns), once it is stopped."""
+    """The modules the daemon imported (its `-X importtime` lines) from its exec until it is
+    stopped, half a second after READY: the start, and nothing imported late instead."""
     time.sleep(0.5)
     rig.stop()
     assert rig.log is not None
