@@ -11,6 +11,7 @@ systemd's: the daemon's READY=1 arrives on a notify socket this rig listens on.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import os
 import socket
@@ -65,10 +66,14 @@ class LogTail:
                 self.cond.notify_all()
 
     def wait_for(self, text: str, after: float, timeout: float) -> float | None:
-        """When the first line containing `text` arrived after `after`; None on timeout."""
+        """When the first line containing `text` arrived after `after`; None on timeout.
+
+        The first, not the latest: a trial times its placement and its lift from the moment it
+        made them, and a line that came later (another pass's) is not that answer. The lines
+        are in arrival order, so the search starts at the first one after `after`."""
         def found() -> float | None:
-            return next((t for t, line in reversed(self.lines) if t > after and text in line),
-                        None)
+            start = bisect.bisect_right(self.lines, after, key=lambda stamped: stamped[0])
+            return next((t for t, line in self.lines[start:] if text in line), None)
         with self.cond:
             self.cond.wait_for(lambda: found() is not None, timeout)
             return found()
