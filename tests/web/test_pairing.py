@@ -90,16 +90,16 @@ def test_a_parent_card_within_the_window_pairs_and_the_file_holds_only_the_hash(
     assert again.check(HASH) is not None and again.check(OTHER) is None
 
 
-def test_the_code_is_four_dice_faces_from_secrets_told_only_to_the_browser_that_asked(
+def test_the_code_is_four_dice_faces_from_the_system_source_told_only_to_the_browser_that_asked(
         tmp_path, monkeypatch):
     drawn: list[int] = []
-    real = pairing.secrets.randbelow
+    real = pairing.unguessable.randbelow
 
     def randbelow(n: int) -> int:
         drawn.append(n)
         return real(n)
 
-    monkeypatch.setattr(pairing.secrets, "randbelow", randbelow)
+    monkeypatch.setattr(pairing.unguessable, "randbelow", randbelow)
     d, table = desk(tmp_path)
     r = start(d, HASH, "phone", now=0.0, address=PHONE)
     assert drawn == [6, 6, 6, 6]  # four draws from the system's random source, 1..6 each

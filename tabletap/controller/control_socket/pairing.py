@@ -2,9 +2,10 @@
 
 The page asks (a `pair` request carrying the SHA-256 of the browser's session token, never the
 token itself, and the address the request came from). When the window opens the daemon draws a
-code of four dice faces, 1 to 6, with `secrets`; the asking page shows it, and the table says it
-("Its code is four, two, six, one") and shows it on the lights, each digit as that many lit
-pixels (or flashes of a single LED) in the digit's own colour. The parent taps a parent card
+code of four dice faces, 1 to 6, from the system's random source (`unguessable`); the asking
+page shows it, and the table says it ("Its code is four, two, six, one") and shows it on the
+lights, each digit as that many lit pixels (or flashes of a single LED) in the digit's own
+colour. The parent taps a parent card
 (`admin/<n>`) only when the phone and the table show the same code, as Bluetooth's numeric
 comparison does. So a stranger on the Wi-Fi who asks at the same moment cannot win the pairing:
 the table shows one window's code at a time, and the parent's phone shows a code only while its
@@ -35,7 +36,6 @@ import json
 import logging
 import os
 import re
-import secrets
 import time
 import unicodedata
 from collections.abc import Callable
@@ -43,6 +43,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tabletap.controller import unguessable
 from tabletap.controller.language.messages import msg, msg_p
 from tabletap.controller.language.said import Said
 from tabletap.controller.language.words import Words
@@ -111,8 +112,8 @@ def clean_address(address: Any) -> str:
 
 
 def draw_code() -> str:
-    """Four digits 1..6 from the system's random source (`secrets`, never `random`)."""
-    return "".join(str(1 + secrets.randbelow(CODE_FACES)) for _ in range(CODE_LENGTH))
+    """Four digits 1..6 from the system's random source (`unguessable`, never `random`)."""
+    return "".join(str(1 + unguessable.randbelow(CODE_FACES)) for _ in range(CODE_LENGTH))
 
 
 def _digit(d: int) -> Said:
@@ -285,7 +286,7 @@ class PairingDesk:
         if len(self.queue) >= QUEUE_MAX:
             raise PairingError("Too many devices are asking to pair; try again in "
                                f"{int(self._wait_estimate(len(self.queue), now)) + 1} seconds.")
-        r = Request(secrets.token_hex(8), label, token_sha256, address, seen=now)
+        r = Request(unguessable.token_hex(8), label, token_sha256, address, seen=now)
         if self.waiting:
             self.queue.append(r)
             self.version += 1
@@ -348,7 +349,7 @@ class PairingDesk:
             raise Rejection("no-pairing", msg(
                 "No phone is waiting to pair: ask on the page first, then tap the parent card "
                 "when the codes match."))
-        pairing = Pairing(secrets.token_hex(6), r.label, r.token_sha256, time.time(), piece)
+        pairing = Pairing(unguessable.token_hex(6), r.label, r.token_sha256, time.time(), piece)
         self.store.pairings.append(pairing)
         try:
             self.store.save()

@@ -42,7 +42,6 @@ import errno
 import json
 import logging
 import os
-import secrets
 import time
 import zlib
 from contextvars import ContextVar
@@ -50,6 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tabletap.controller import unguessable
 from tabletap.controller.games.registry import engine_for
 from tabletap.controller.loading.bounded import load_json
 from tabletap.controller.rules.base import JSON, Engine, Rejection
@@ -183,7 +183,7 @@ class Journal:
         if self.path.exists():
             copy = self.archive("-damaged" if self.damaged else "")
             self.damaged_copy = copy if self.damaged else None
-        key = secrets.token_hex(8)
+        key = unguessable.token_hex(8)
         carried = dict(list(self.request_ids.items())[-CARRIED_IDS:])
         text = sealed({**header.to_json(), "journal": key,
                        **({"earlier_ids": carried} if carried else {})})

@@ -7,10 +7,10 @@ family's box runs.
 from __future__ import annotations
 
 import logging
-import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
+from tabletap.controller import unguessable
 from tabletap.controller.games.registry import engine_for, table_for, title_said
 from tabletap.controller.language.messages import msg
 from tabletap.controller.language.said import Said as Sentence
@@ -115,7 +115,7 @@ def _open_locked(
         idle = True
     elif state is None:
         assert spec is not None
-        seed = spec.seed if spec.seed is not None else secrets.randbelow(2**31)
+        seed = spec.seed if spec.seed is not None else unguessable.randbelow(2**31)
         header = GameHeader(spec.game, list(spec.players), seed, dict(spec.options),
                             dict(spec.setup))
         try:

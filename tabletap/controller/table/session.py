@@ -14,11 +14,11 @@ from __future__ import annotations
 import errno
 import logging
 import math
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field, is_dataclass, replace
 from typing import Any
 
+from tabletap.controller import unguessable
 from tabletap.controller.games.base import (
     ButtonPressed,
     GameTable,
@@ -231,7 +231,7 @@ class TableSession:
         """After a win, the same players start again (a long press of end-turn at the table):
         a fresh secret seed, no forced set-up, the finished game archived by the journal."""
         assert self.header is not None
-        header = replace(self.header, seed=secrets.randbelow(2**31), setup={})
+        header = replace(self.header, seed=unguessable.randbelow(2**31), setup={})
         return self.begin(header, now)
 
     def start(self, game: str, players: list[str], now: float,
@@ -240,7 +240,7 @@ class TableSession:
         unless `options` are given. Refused, with the engine's reason, if it cannot start."""
         if options is None:
             options = self.config.options_for(game)
-        header = GameHeader(game, list(players), secrets.randbelow(2**31) if seed is None
+        header = GameHeader(game, list(players), unguessable.randbelow(2**31) if seed is None
                             else seed, dict(options), {})
         return self.begin(header, now)
 
