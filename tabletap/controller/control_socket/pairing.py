@@ -1,15 +1,14 @@
 """Pairing a phone with the table by physical presence and a code compared by eye.
 
 The page asks (a `pair` request carrying the SHA-256 of the browser's session token, never the
-token itself, and the address the request came from). When the window opens the daemon draws a
-code of four dice faces, 1 to 6, from the system's random source (`unguessable`); the asking
-page shows it, and the table says it ("Its code is four, two, six, one") and shows it on the
-lights, each digit as that many lit pixels (or flashes of a single LED) in the digit's own
-colour. The parent taps a parent card
-(`admin/<n>`) only when the phone and the table show the same code, as Bluetooth's numeric
-comparison does. So a stranger on the Wi-Fi who asks at the same moment cannot win the pairing:
-the table shows one window's code at a time, and the parent's phone shows a code only while its
-own window is the one open.
+token itself, and the address the request came from). When the window opens the daemon draws a code
+of four dice faces, 1 to 6, from the system's random source (`unguessable`); the asking page shows
+it, and the table says it ("Its code is four, two, six, one") and shows it on the lights, each
+digit as that many lit pixels (or flashes of a single LED) in the digit's own colour. The parent
+taps a parent card (`admin/<n>`) only when the phone and the table show the same code, as
+Bluetooth's numeric comparison does. So a stranger on the Wi-Fi who asks at the same moment cannot
+win the pairing: the table shows one window's code at a time, and the parent's phone shows a code
+only while its own window is the one open.
 
 Why dice faces: a ring or strip can show 1 to 6 lit pixels a child counts at a glance (no zero,
 which no count of lights can show), a single LED flashes it within three seconds, and the voice
