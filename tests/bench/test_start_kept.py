@@ -3,7 +3,7 @@ folder by "systemd" (`STATE_DIRECTORY`, bench/live/rig.py), it finds its config,
 and the installed entry points kept (controller/startcache.py), and neither PyYAML nor
 importlib.metadata is imported on the way to READY, which was a quarter of the start's
 instructions (docs/BENCHMARKS.md, "The start without PyYAML"); nor, on any start, OpenSSL for
-the unguessable draws (2.5 %). After a config edit the next start reads the edited config.
+the unguessable draws (2.4 %). After a config edit the next start reads the edited config.
 """
 
 from __future__ import annotations
