@@ -13,6 +13,7 @@ import importlib
 import sys
 
 from tabletap import __version__
+from tabletap.controller import collector
 from tabletap.controller.commands import COMMANDS, SUMMARIES, module_of
 
 
@@ -49,14 +50,21 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
-    parser = build_parser(argv)
-    args = parser.parse_args(argv)
+    # Imports and the parser make long-lived objects, not garbage (controller/collector.py);
+    # the daemon holds the collector on to its READY (`settles_collector`) and settles it then.
+    collector.hold()
     try:
+        parser = build_parser(argv)
+        args = parser.parse_args(argv)
+        if not getattr(args, "settles_collector", False):
+            collector.release()
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
+    finally:
+        collector.release()  # a start that failed before READY, a usage error, --help
 
 
 if __name__ == "__main__":

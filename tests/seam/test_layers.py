@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "tabletap"
 CONTROLLER_FLOORS = [
     {"startcache"},  # what the daemon keeps between starts (its state folder's cache/)
-    {"loading", "ports", "clock", "entrypoints", "unguessable"},
+    {"loading", "ports", "clock", "entrypoints", "unguessable", "collector"},
     {"language"},  # sentences not yet in a language, their catalogs (docs/LANGUAGES.md)
     {"patterns"},  # the lights' patterns and colours, whose names are said
     {"legacy", "__init__"},  # old paths, resolved by name; the package's face installs them

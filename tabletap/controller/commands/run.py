@@ -20,6 +20,7 @@ import sys
 import threading
 from typing import Any
 
+from tabletap.controller import collector
 from tabletap.controller.clock import SystemClock
 from tabletap.controller.commands.common import (
     PERMISSION_HINT,
@@ -54,7 +55,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="a game option, e.g. dice=digital (repeatable)")
     p.add_argument("--new", action="store_true",
                    help="start a new game even if one is unfinished (the old one is archived)")
-    p.set_defaults(func=run)
+    # cli.main holds the collector until `run` settles it, at READY (controller/collector.py)
+    p.set_defaults(func=run, settles_collector=True)
 
 
 def _spec(args: argparse.Namespace, config: Any) -> GameSpec | None:
@@ -114,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
         print("simulated table ready: type `tap PIECE [READER]`, `press end-turn`, ...",
               flush=True)
     systemd = Notifier()
+    collector.settle()  # the start's objects, traced by no collection again (constant time)
     systemd.ready("the table is ready")
     try:
         _attach_page(daemon, context)  # before the loop serves a request or reads a tag
