@@ -6,7 +6,6 @@ controller only ever sees these shapes (docs/CONTRACTS.md, "Ports").
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
 
 from msgspec import Struct
@@ -122,8 +121,7 @@ class Clock(Protocol):
     def sleep(self, seconds: float) -> None: ...
 
 
-@dataclass
-class Outputs:
+class Outputs(Struct):
     """What an output backend (`backend: sim | gpio | serial`) hands the daemon."""
 
     chest: Chest

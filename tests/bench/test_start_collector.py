@@ -12,15 +12,15 @@ from pathlib import Path
 from bench.live.rig import Rig
 from bench.live.trials import run_trials
 
-WATCH = [sys.executable, str(Path(__file__).with_name("gc_watch.py"))]
-COLLECTION = re.compile(r"gc-watch: collection generation=(\d) frozen=(\d+)")
+WATCH = [sys.executable, str(Path(__file__).with_name("start_watch.py"))]
+COLLECTION = re.compile(r"start-watch: collection generation=(\d) frozen=(\d+)")
 
 
 def _collections_after_main(rig: Rig) -> list[tuple[int, int]]:
     """(generation, objects frozen by then) of each collection since `main` was entered."""
     assert rig.log is not None
     lines = [line for _, line in rig.log.lines]
-    entered = lines.index("gc-watch: main entered")
+    entered = lines.index("start-watch: main entered")
     return [(int(m[1]), int(m[2])) for line in lines[entered:]
             if (m := COLLECTION.search(line))]
 

@@ -206,7 +206,9 @@ def test_waiting_off_polls_as_before(table):
 
 def test_the_daemon_pauses_for_resting_and_confirming(table):
     loop = PollLoop(table.reader(), table.clock)
-    daemon = Daemon.__new__(Daemon)  # only poll_wait's view of the readers matters here
+    # only poll_wait's view of the readers matters here
+    daemon = Daemon(session=None, readers={}, buttons=None, clock=table.clock,  # type: ignore[arg-type]
+                    identifier=None)  # type: ignore[arg-type]
     daemon._supervised = {"chest": loop.supervised}
     loop.run_for(0.3)
     assert daemon.poll_wait(0.1, 0.06, 0.02) == 0.1

@@ -39,11 +39,10 @@ import socket
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from msgspec import Struct
+from msgspec import Struct, field
 from msgspec import json as msgspec_json
 
 from tabletap.controller.loading.bounded import LimitError, load_json
@@ -93,8 +92,7 @@ class NoAnswer(ConnectionError):
     """The daemon closed the connection before a whole answer (it stopped or died)."""
 
 
-@dataclass
-class _Client:
+class _Client(Struct):
     conn: socket.socket
     deadline: float
     inbox: bytearray = field(default_factory=bytearray)

@@ -9,8 +9,9 @@ line and column beside the plain data. It holds no parser: a document comes from
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from tabletap.controller.loading.schema import Loc, loc_text
 
@@ -29,8 +30,7 @@ class SourceError(ValueError):
         super().__init__(f"{where}: {key}: {message}" if key else f"{where}: {message}")
 
 
-@dataclass
-class YamlDoc:
+class YamlDoc(Struct):
     path: str
     data: Any
     lines: dict[Loc, int] = field(default_factory=dict)

@@ -49,6 +49,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from msgspec import Struct
+from msgspec import field as struct_field
+
 from tabletap.controller import unguessable
 from tabletap.controller.games.registry import engine_for
 from tabletap.controller.loading.bounded import load_json
@@ -110,8 +113,7 @@ class GameHeader:
                 "seed": self.seed, "options": self.options, "setup": self.setup}
 
 
-@dataclass(frozen=True)
-class Played:
+class Played(Struct, frozen=True):
     """One live action and what it left behind, so undo can restore the state before it."""
 
     number: int
@@ -120,18 +122,18 @@ class Played:
     events: tuple[Any, ...] = ()
 
 
-@dataclass
-class Replayed:
+class Replayed(Struct):
     header: GameHeader
     engine: Engine[Any, Any]
     state: Any
     actions: int
     warnings: list[str]
-    history: list[Played] = field(default_factory=list)  # live actions, oldest first
+    history: list[Played] = struct_field(default_factory=list)  # live actions, oldest first
     abandoned: bool = False
     undos: int = 0  # undo entries since the last action (undo never crosses a handover twice)
     format: int = FORMAT
-    request_ids: dict[str, int] = field(default_factory=dict)  # console request id -> action n
+    # console request id -> action n
+    request_ids: dict[str, int] = struct_field(default_factory=dict)
 
 
 class Journal:

@@ -12,8 +12,9 @@ import logging
 import selectors
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from tabletap.controller.clock import SystemClock
 from tabletap.controller.games.base import ButtonPressed, PieceLifted, PiecePlaced
@@ -59,8 +60,7 @@ def _identity(code: str) -> tuple[str, Said]:
     return "corrupt-tag", msg("This tag could not be read properly; tap it again.")
 
 
-@dataclass
-class SupervisedReader:
+class SupervisedReader(Struct):
     """One reader, with its presence tracker and its retry schedule when it goes missing."""
 
     reader: TagReader
@@ -175,8 +175,7 @@ def wait_serving(handles: list[Any], requests: Callable[[], list[Any]],
             return
 
 
-@dataclass
-class Daemon:
+class Daemon(Struct):
     session: TableSession
     readers: dict[str, TagReader]
     buttons: Buttons

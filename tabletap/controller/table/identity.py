@@ -8,11 +8,11 @@ hand: it is not this project's idea, and the library knows the corner cases.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import ndef
+from msgspec import Struct
 
 from tabletap.controller.loading.source import read_text
 from tabletap.controller.loading.yamldoc import SourceError, load_text
@@ -85,8 +85,7 @@ class RegistryError(ValueError):
     """The UID registry file is damaged; the message names the file, line and entry."""
 
 
-@dataclass
-class UidRegistry:
+class UidRegistry(Struct):
     """UID -> piece id for tags that cannot be written, kept in a YAML file."""
 
     path: Path

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
-from msgspec import Struct
+from msgspec import Struct, field
 
 from tabletap.controller.language.said import Said as Sentence
 
@@ -57,8 +56,7 @@ Notice = Said | Refused | Changed | Lights
 Subscriber = Callable[[Notice], None]
 
 
-@dataclass
-class Notices:
+class Notices(Struct):
     """The session's publisher: `subscribe` a callable, and every notice reaches it in order."""
 
     subscribers: list[Subscriber] = field(default_factory=list)

@@ -21,10 +21,9 @@ miss" here is three failed activations. Two rules of this module matter too:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Literal
 
-from msgspec import Struct
+from msgspec import Struct, field
 
 from tabletap.controller.ports import Poll, TagRead
 
@@ -39,16 +38,14 @@ def _torn(tag: TagRead) -> bool:
     return tag.ndef is None and tag.error is not None
 
 
-@dataclass
-class _Seen:
+class _Seen(Struct):
     tag: TagRead
     misses: int = 0
     announced: bool = True
     torn_polls: int = 0
 
 
-@dataclass
-class PresenceTracker:
+class PresenceTracker(Struct):
     reader: str
     miss_threshold: int = 2  # the default of poll.miss_threshold (docs/nfc.md, "Presence")
     torn_polls: int = 2  # polls a torn read may wait for a clean one before it is announced

@@ -7,8 +7,9 @@ family's box runs.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from tabletap.controller import unguessable
 from tabletap.controller.games.registry import engine_for, table_for, title_said
@@ -35,8 +36,7 @@ class StartError(RuntimeError):
     """The table cannot start (no game named, an impossible setup); the message says why."""
 
 
-@dataclass
-class GameSpec:
+class GameSpec(Struct):
     game: str
     players: list[str]
     seed: int | None = None

@@ -15,8 +15,10 @@ import errno
 import logging
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field, is_dataclass, replace
+from dataclasses import is_dataclass, replace
 from typing import Any
+
+from msgspec import Struct, field
 
 from tabletap.controller import unguessable
 from tabletap.controller.games.base import (
@@ -65,8 +67,7 @@ Narrator = Callable[[str], None]
 RELOCK_RETRY_SECONDS = 1.0
 
 
-@dataclass
-class Result:
+class Result(Struct):
     """What one input did, for the scenario runner's `accepted` / `rejected` expectations."""
 
     accepted: bool | None  # None: the input meant nothing (a lift, in some games) or is pending
@@ -75,8 +76,7 @@ class Result:
     pending: str | Sentence | None = None
 
 
-@dataclass
-class TableSession:
+class TableSession(Struct):
     engine: Engine[Any, Any] | None  # None, with table and state: no game under way
     table: GameTable | None
     state: Any

@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
-from msgspec import Struct
+from msgspec import Struct, field
 
 from tabletap.controller.games import registry
 from tabletap.controller.games.base import ButtonPressed, PieceLifted, PiecePlaced, TableInput
@@ -136,8 +135,7 @@ class GoOn(Struct, frozen=True):
 Decision = Wait | Reject | Quiet | Start | Undo | Abandon | GoOn
 
 
-@dataclass
-class TableSetup:
+class TableSetup(Struct):
     """The set-up in progress (game and seats) and the abandon gesture's progress.
 
     `route` decides and returns a Decision, which the session carries out: the set-up never

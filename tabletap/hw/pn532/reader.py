@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from adafruit_pn532.adafruit_pn532 import PN532, BusyError
+from msgspec import Struct
 
 from tabletap.controller.clock import SystemClock
 from tabletap.controller.ports import (
@@ -111,8 +111,7 @@ class TornRead(Exception):
     """A tag stopped answering part-way through a read or write."""
 
 
-@dataclass
-class _Cached:
+class _Cached(Struct):
     ndef: bytes | None
     absent: int = 0
 

@@ -18,11 +18,10 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import serial
-from msgspec import Struct
+from msgspec import Struct, field
 
 from tabletap.firmware import protocol
 from tabletap.hw.serial_fd import port_descriptor, write_all
@@ -61,8 +60,7 @@ class Hello(Struct, frozen=True):
     port: str
 
 
-@dataclass
-class Ticket:
+class Ticket(Struct):
     """One command on its way to the board.
 
     Its number is given when it first goes in flight, not when it is queued: the board runs only

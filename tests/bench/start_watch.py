@@ -1,0 +1,64 @@
+"""`python tests/bench/start_watch.py TABLETAP ARGS...`: `tabletap` saying what its start does.
+
+A prefix for the bench's rig (bench/live/rig.py), for tests/bench/test_start_collector.py and
+test_start_classes.py. It writes a line to stderr:
+- when `tabletap.controller.cli.main` is entered, and as it sends READY (`Notifier.ready`);
+- at the start of every collection of Python's cyclic garbage collector (`gc.callbacks`), with
+  how many objects were frozen by then (`gc.get_freeze_count`);
+- for every dataclass made (`dataclasses._process_class`, where a dataclass compiles its
+  methods).
+Nothing else of the daemon is changed: the console script is run as it is, with `main`, `ready`
+and that one function of `dataclasses` wrapped only to say when they run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import gc
+import importlib
+import runpy
+import sys
+from typing import Any
+
+
+def _said(phase: str, info: dict[str, Any]) -> None:
+    if phase == "start":
+        print(f"start-watch: collection generation={info['generation']} "
+              f"frozen={gc.get_freeze_count()}", file=sys.stderr, flush=True)
+
+
+def _marked(main: Any) -> Any:
+    @functools.wraps(main)
+    def entered(*args: Any, **kwargs: Any) -> Any:
+        print("start-watch: main entered", file=sys.stderr, flush=True)
+        return main(*args, **kwargs)
+    return entered
+
+
+def _ready_said(ready: Any) -> Any:
+    @functools.wraps(ready)
+    def said(*args: Any, **kwargs: Any) -> Any:
+        print("start-watch: ready", file=sys.stderr, flush=True)
+        return ready(*args, **kwargs)
+    return said
+
+
+def _dataclass_said(make: Any) -> Any:
+    @functools.wraps(make)
+    def made(cls: type, *args: Any, **kwargs: Any) -> Any:
+        print(f"start-watch: dataclass {cls.__module__}.{cls.__qualname__}", file=sys.stderr,
+              flush=True)
+        return make(cls, *args, **kwargs)
+    return made
+
+
+# watching before tabletap is imported, so that no dataclass of its goes unsaid
+gc.callbacks.append(_said)
+dataclasses._process_class = _dataclass_said(dataclasses._process_class)
+cli = importlib.import_module("tabletap.controller.cli")
+cli.main = _marked(cli.main)
+service = importlib.import_module("tabletap.controller.table.service")
+service.Notifier.ready = _ready_said(service.Notifier.ready)
+sys.argv = sys.argv[1:]
+runpy.run_path(sys.argv[0], run_name="__main__")
