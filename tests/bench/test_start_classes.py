@@ -3,7 +3,7 @@
 A dataclass compiles its `__init__`, `__repr__` and `__eq__` from source at every start, about
 0.4-1.5 ms a class here, where a msgspec Struct is made in C in about 20 µs. The start's mutable
 classes (the session, the daemon, the presence trackers, the journal's replay, the Pico link's
-tickets, ...) are Structs, as its frozen values already were: 8.3 % of the instructions to READY
+tickets, ...) are Structs, as its frozen values already were: 8.9 % of the instructions to READY
 (docs/BENCHMARKS.md, "The start's classes made in C"). This test keeps a new dataclass from
 creeping back onto the start's path unseen: one that must be a dataclass goes in KEPT, with why.
 """
