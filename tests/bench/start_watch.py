@@ -28,19 +28,12 @@ def _said(phase: str, info: dict[str, Any]) -> None:
               f"frozen={gc.get_freeze_count()}", file=sys.stderr, flush=True)
 
 
-def _marked(main: Any) -> Any:
-    @functools.wraps(main)
-    def entered(*args: Any, **kwargs: Any) -> Any:
-        print("start-watch: main entered", file=sys.stderr, flush=True)
-        return main(*args, **kwargs)
-    return entered
-
-
-def _ready_said(ready: Any) -> Any:
-    @functools.wraps(ready)
+def _saying(line: str, function: Any) -> Any:
+    """`function`, writing `line` each time it is called, before it runs."""
+    @functools.wraps(function)
     def said(*args: Any, **kwargs: Any) -> Any:
-        print("start-watch: ready", file=sys.stderr, flush=True)
-        return ready(*args, **kwargs)
+        print(line, file=sys.stderr, flush=True)
+        return function(*args, **kwargs)
     return said
 
 
@@ -57,8 +50,8 @@ def _dataclass_said(make: Any) -> Any:
 gc.callbacks.append(_said)
 dataclasses._process_class = _dataclass_said(dataclasses._process_class)
 cli = importlib.import_module("tabletap.controller.cli")
-cli.main = _marked(cli.main)
+cli.main = _saying("start-watch: main entered", cli.main)
 service = importlib.import_module("tabletap.controller.table.service")
-service.Notifier.ready = _ready_said(service.Notifier.ready)
+service.Notifier.ready = _saying("start-watch: ready", service.Notifier.ready)
 sys.argv = sys.argv[1:]
 runpy.run_path(sys.argv[0], run_name="__main__")

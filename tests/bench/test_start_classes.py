@@ -10,13 +10,11 @@ creeping back onto the start's path unseen: one that must be a dataclass goes in
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
 
 from bench.live.rig import Rig
+from tests.bench.watched import resume_watched, watch_lines
 
-WATCH = [sys.executable, str(Path(__file__).with_name("start_watch.py"))]
 MADE = "start-watch: dataclass "
 
 # Each kept as a dataclass for what a Struct cannot do, or what other code relies on.
@@ -40,13 +38,10 @@ KEPT = {
 def test_the_start_makes_only_the_kept_dataclasses() -> None:
     rig = Rig()
     try:
-        rig.start(new=True)
-        rig.stop()
-        rig.start(new=False, prefix=WATCH)  # a resuming start, as every one after the first
+        resume_watched(rig)
         time.sleep(0.5)
         rig.stop()
-        assert rig.log is not None
-        lines = [line for _, line in rig.log.lines]
+        lines = watch_lines(rig)
     finally:
         rig.close()
     # from exec to READY; the phone page's side is attached after READY (commands/run.py)

@@ -6,20 +6,17 @@ docs/BENCHMARKS.md, "The collector held off during the start")."""
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 
 from bench.live.rig import Rig
 from bench.live.trials import run_trials
+from tests.bench.watched import resume_watched, watch_lines
 
-WATCH = [sys.executable, str(Path(__file__).with_name("start_watch.py"))]
 COLLECTION = re.compile(r"start-watch: collection generation=(\d) frozen=(\d+)")
 
 
 def _collections_after_main(rig: Rig) -> list[tuple[int, int]]:
     """(generation, objects frozen by then) of each collection since `main` was entered."""
-    assert rig.log is not None
-    lines = [line for _, line in rig.log.lines]
+    lines = watch_lines(rig)
     entered = lines.index("start-watch: main entered")
     return [(int(m[1]), int(m[2])) for line in lines[entered:]
             if (m := COLLECTION.search(line))]
@@ -28,9 +25,7 @@ def _collections_after_main(rig: Rig) -> list[tuple[int, int]]:
 def test_the_start_collects_nothing_and_is_frozen_at_ready() -> None:
     rig = Rig()
     try:
-        rig.start(new=True)
-        rig.stop()
-        rig.start(new=False, prefix=WATCH)  # a resuming start, as every one after the first
+        resume_watched(rig)
         run_trials(rig, 3)  # play: allocations enough for the collector's passes after READY
         rig.stop()
         seen = _collections_after_main(rig)
