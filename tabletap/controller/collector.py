@@ -16,7 +16,7 @@ start's heap at once (about 38,000 objects, at a family's first tap); the work w
 past READY, not go.
 
 The price: the start's own cyclic garbage is frozen with the rest and never freed. Measured on
-the bench's table, that is about 500 objects (80 KiB, mostly throwaway functions and tuples of
+the bench's table, that is about 500 objects (79 KiB, mostly throwaway functions and tuples of
 classes built at import), once per start, however long the daemon runs.
 """
 

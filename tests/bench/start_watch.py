@@ -19,6 +19,7 @@ import gc
 import importlib
 import runpy
 import sys
+from collections.abc import Callable
 from typing import Any
 
 
@@ -28,30 +29,23 @@ def _said(phase: str, info: dict[str, Any]) -> None:
               f"frozen={gc.get_freeze_count()}", file=sys.stderr, flush=True)
 
 
-def _saying(line: str, function: Any) -> Any:
-    """`function`, writing `line` each time it is called, before it runs."""
+def _saying(line: Callable[..., str], function: Any) -> Any:
+    """`function`, writing `line(*args)` each time it is called, before it runs."""
     @functools.wraps(function)
     def said(*args: Any, **kwargs: Any) -> Any:
-        print(line, file=sys.stderr, flush=True)
+        print(line(*args), file=sys.stderr, flush=True)
         return function(*args, **kwargs)
     return said
 
 
-def _dataclass_said(make: Any) -> Any:
-    @functools.wraps(make)
-    def made(cls: type, *args: Any, **kwargs: Any) -> Any:
-        print(f"start-watch: dataclass {cls.__module__}.{cls.__qualname__}", file=sys.stderr,
-              flush=True)
-        return make(cls, *args, **kwargs)
-    return made
-
-
 # watching before tabletap is imported, so that no dataclass of its goes unsaid
 gc.callbacks.append(_said)
-dataclasses._process_class = _dataclass_said(dataclasses._process_class)
+dataclasses._process_class = _saying(
+    lambda cls, *_: f"start-watch: dataclass {cls.__module__}.{cls.__qualname__}",
+    dataclasses._process_class)
 cli = importlib.import_module("tabletap.controller.cli")
-cli.main = _saying("start-watch: main entered", cli.main)
+cli.main = _saying(lambda *_: "start-watch: main entered", cli.main)
 service = importlib.import_module("tabletap.controller.table.service")
-service.Notifier.ready = _saying("start-watch: ready", service.Notifier.ready)
+service.Notifier.ready = _saying(lambda *_: "start-watch: ready", service.Notifier.ready)
 sys.argv = sys.argv[1:]
 runpy.run_path(sys.argv[0], run_name="__main__")

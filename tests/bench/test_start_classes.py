@@ -1,7 +1,7 @@
 """The real daemon's start makes no dataclass but the few kept for a reason.
 
 A dataclass compiles its `__init__`, `__repr__` and `__eq__` from source at every start, about
-0.4-1.5 ms a class here, where a msgspec Struct is made in C in about 20 µs. The start's mutable
+0.3-1.5 ms a class here, where a msgspec Struct is made in C in about 20 µs. The start's mutable
 classes (the session, the daemon, the presence trackers, the journal's replay, the Pico link's
 tickets, ...) are Structs, as its frozen values already were: 8.9 % of the instructions to READY
 (docs/BENCHMARKS.md, "The start's classes made in C"). This test keeps a new dataclass from
