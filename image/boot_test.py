@@ -301,6 +301,15 @@ def first_boot(vm: Machine, times: dict[str, float]) -> dict:
     check(warned == "1" and logged == "1" and told != "0",
           "the journal has the refusal once, at warning, and the turns at info",
           f"warning: {warned}, all: {logged}, turns at info: {told}")
+    # Through python3-systemd: an entry is the sentence alone, its logger and code as fields
+    # (until 2026-12-06 each read "INFO:tabletap.table:..."; service.JournalFields).
+    entries = [json.loads(line) for line in vm.must(
+        "journalctl -b -u tabletap LOGGER=tabletap.table -o json --no-pager").splitlines()]
+    turns = [e for e in entries if "ben's turn" in e.get("MESSAGE", "")]
+    check(bool(turns) and all(not e["MESSAGE"].startswith("INFO:") and e["PRIORITY"] == "6"
+                              and e["CODE_FILE"].endswith("service.py") for e in turns),
+          "the play-by-play's entries are the sentences, with their logger and code as fields",
+          json.dumps(turns[:1]))
     state = json.loads(vm.must(f"{TABLETAP} state --json --reveal {CONF} 2>/dev/null", 120))
     check(state["current_player"] == "ben" and state["fakes_held"]["ana"] == ["purple/1"],
           "the journal holds the scripted game (ben to play, ana holding the fake purple/1)",

@@ -135,7 +135,11 @@ class Rig:
             env = {**os.environ, "NOTIFY_SOCKET": str(path), "PYTHONUNBUFFERED": "1",
                    "PYTHONPYCACHEPREFIX": str(PYCACHE),
                    "STATE_DIRECTORY": str(self.folder / "state")}
-            env.pop("JOURNAL_STREAM", None)
+            # As the unit's stderr is the journal: systemd sets JOURNAL_STREAM, and the daemon
+            # then logs every record with its sd-daemon priority and its play-by-play as records
+            # too (service.py), where a shell's daemon prints the play-by-play. The value names
+            # the stream's device and inode; the daemon only asks whether it is set.
+            env["JOURNAL_STREAM"] = "0:0"
             if DAEMON_PATH:  # another commit's daemon (bench/live/compare.py)
                 env["PYTHONPATH"] = DAEMON_PATH
             # As on the box, whose wheel is installed compiled: bytecode is kept (in a cache of

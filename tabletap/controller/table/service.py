@@ -47,21 +47,18 @@ def under_systemd() -> bool:
 def log_handler() -> logging.Handler:
     """The journal with each record's priority (`journalctl -p err` finds the errors), else stderr.
 
-    Debian's python3-systemd gives the real JournalHandler (priority, logger name, code
-    location as journal fields). Without it, under systemd, stderr lines carry the sd-daemon
-    `<N>` priority prefix that journald reads; in a shell they carry a timestamp instead.
+    Debian's python3-systemd sends records to the journal with their fields (`JournalFields`).
+    Without it, under systemd, stderr lines carry the sd-daemon `<N>` priority prefix that
+    journald reads; in a shell they carry a timestamp instead.
     """
     if under_systemd():
         try:
-            from systemd.journal import JournalHandler  # type: ignore[import-not-found]
+            from systemd import journal  # type: ignore[import-not-found]
         except ImportError:
             handler: logging.Handler = logging.StreamHandler(sys.stderr)
             handler.setFormatter(_PrefixFormatter("%(name)s: %(message)s"))
-            handler.addFilter(_once)
             return handler
-        handler = JournalHandler(SYSLOG_IDENTIFIER="tabletap")
-        handler.addFilter(_once)
-        return handler
+        return JournalFields(journal.send)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     return handler
@@ -69,16 +66,23 @@ def log_handler() -> logging.Handler:
 
 def setup_logging(level: str) -> None:
     """Log at `level` ("info") to `log_handler()`: the daemon's set-up and the page's, which
-    takes the level as a plain string and imports nothing of the config model for it."""
+    takes the level as a plain string and imports nothing of the config model for it.
+
+    Under systemd the session's records below a warning are not made at all: each repeats a
+    sentence of the play-by-play, which the journal already has from the narrator (below).
+    Made and then dropped, they cost a few records' work at every tap."""
     logging.basicConfig(level=getattr(logging, level.upper()), handlers=[log_handler()])
+    if under_systemd():
+        session = logging.getLogger("tabletap.session")
+        session.setLevel(max(logging.WARNING, session.getEffectiveLevel()))
 
 
 def narrator() -> Callable[[str], None]:
     """Where the play-by-play goes: stdout in a shell, the journal at info priority under systemd.
 
     The session both narrates an event and logs it; in the journal each event appears once:
-    the narration carries accepted events (the session's info records are dropped by `_once`),
-    the session's warning carries a rejection (its narration is dropped here).
+    the narration carries accepted events (the session's info records are not made:
+    `setup_logging`), the session's warning carries a rejection (its narration is dropped here).
     """
     if not under_systemd():
         return print
@@ -90,17 +94,52 @@ def narrator() -> Callable[[str], None]:
     return narrate
 
 
-def _once(record: logging.LogRecord) -> bool:
-    return not (record.name == "tabletap.session" and record.levelno < logging.WARNING)
+def _priority(levelno: int) -> int:
+    """syslog's priority for a logging level: 2 critical, 3 error, 4 warning, 6 info, 7 debug."""
+    if levelno >= logging.CRITICAL:
+        return 2
+    if levelno >= logging.ERROR:
+        return 3
+    if levelno >= logging.WARNING:
+        return 4
+    return 6 if levelno >= logging.INFO else 7
+
+
+class JournalFields(logging.Handler):
+    """A record into the journal through python3-systemd's `journal.send` (its native protocol,
+    one entry however many lines: a traceback stays whole), with the fields its JournalHandler
+    documents: MESSAGE (the traceback included), PRIORITY, LOGGER, THREAD_NAME, CODE_FILE,
+    CODE_LINE, CODE_FUNC and SYSLOG_IDENTIFIER.
+
+    Not that JournalHandler itself: its `emit` also sends every attribute of the record as a
+    field of its own (ARGS, LEVELNAME, CREATED, MSECS, PROCESS, ...: for `extra=`, which
+    tabletap does not use), about twenty more, and that cost twice the CPU a record (measured
+    on the daemon at the table's pace, docs/BENCHMARKS.md); the daemon logs ten records a tap.
+    """
+
+    def __init__(self, send: Callable[..., object]) -> None:
+        super().__init__()
+        self._send = send
+        # The message alone: level and logger are fields of their own. Without a formatter of
+        # its own, `logging.basicConfig` gives the handler "%(levelname)s:%(name)s:%(message)s",
+        # and every entry read "INFO:tabletap.table:ben takes 5 gems" (it did, until 2026-12-06).
+        self.setFormatter(logging.Formatter("%(message)s"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self._send(self.format(record), PRIORITY=str(_priority(record.levelno)),
+                       LOGGER=record.name, THREAD_NAME=record.threadName,
+                       CODE_FILE=record.pathname, CODE_LINE=record.lineno,
+                       CODE_FUNC=record.funcName, SYSLOG_IDENTIFIER="tabletap")
+        except Exception:  # noqa: BLE001 - logging's own rule: a failed record never raises
+            self.handleError(record)
 
 
 class _PrefixFormatter(logging.Formatter):
     """sd-daemon(3) priority prefixes: <3> error, <4> warning, <6> info, <7> debug."""
 
-    PRIORITY = {logging.CRITICAL: 2, logging.ERROR: 3, logging.WARNING: 4, logging.INFO: 6}
-
     def format(self, record: logging.LogRecord) -> str:
-        return f"<{self.PRIORITY.get(record.levelno, 7)}>{super().format(record)}"
+        return f"<{_priority(record.levelno)}>{super().format(record)}"
 
 
 def fatal(message: str) -> None:

@@ -187,9 +187,11 @@ class TableSession(Struct):
         # The move is durable: the chest and the lights answer now, and only then is it
         # narrated, published to the page and said (none of them may delay the latch).
         self._answer(tuple(events), now)
+        logged = log.isEnabledFor(logging.INFO)  # not under systemd: service.setup_logging
         for ev in events:
             self.tell(ev.said)
-            log.info("%s: %s", ev.kind, ev.text)
+            if logged:  # the English text is rendered for the record alone
+                log.info("%s: %s", ev.kind, ev.text)
         for action in resolved:
             self.table.accepted(action)
         return self._answered(Result(True, events=tuple(events)))
