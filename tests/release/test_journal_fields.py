@@ -2,7 +2,7 @@
 
 With Debian's python3-systemd (the image's), each record goes through its `journal.send` with
 the fields its JournalHandler documents and no others: that handler also sends every attribute
-of the record as a field, twice the CPU a record at ten records a tap. The venv has no
+of the record as a field, about twice the CPU a record (docs/BENCHMARKS.md). The venv has no
 python3-systemd, so `systemd.journal` is a stand-in here that keeps what it was sent: it tests
 the layer above the library, which is all of ours there is. Without the library the lines carry
 the sd-daemon priority (tests/release/test_service.py runs that way end to end).
@@ -41,10 +41,12 @@ def journal(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]
 @pytest.fixture
 def logger() -> Iterator[logging.Logger]:
     log = logging.getLogger("tabletap.test-journal")
-    log.propagate, log.level = False, logging.DEBUG
+    log.propagate = False
+    log.setLevel(logging.DEBUG)
     yield log
     log.handlers.clear()
-    log.propagate, log.level = True, logging.NOTSET
+    log.propagate = True
+    log.setLevel(logging.NOTSET)
 
 
 def test_a_record_is_sent_with_the_documented_fields_only(journal, logger) -> None:
