@@ -61,6 +61,39 @@ def test_the_journal_is_on_disk_before_the_chest_moves(tmp_path: Path):
     assert seen and seen[0] == 2  # header + the accepted action, already written
 
 
+def test_the_chest_answers_before_the_move_is_narrated_published_or_said(tmp_path: Path):
+    """Issue 23: "The chest's command is sent the moment the journal entry is durable;
+    narration, the page's notice and the voice come after, never before or instead"."""
+    from tabletap.controller.table.notices import Said
+
+    daemon, ctx = magic_keys_table(tmp_path)
+    session = daemon.session
+    order: list[str] = []
+    set_open, narrate, say = session.outputs.chest.set_open, session.narrate, session.speaker.say
+
+    def chest(open_: bool) -> None:
+        order.append(f"chest {'open' if open_ else 'lock'}")
+        set_open(open_)
+
+    def narrated(text: str) -> None:
+        order.append("narrated")
+        narrate(text)
+
+    def said(text: str) -> None:
+        order.append("said")
+        say(text)
+
+    session.outputs.chest.set_open = chest  # type: ignore[method-assign]
+    session.narrate = narrated
+    session.speaker.say = said  # type: ignore[method-assign]
+    session.notices.subscribe(lambda n: order.append("page") if isinstance(n, Said) else None)
+    tap(daemon, ctx, "magic-keys/key/purple/1")  # ana's true key opens the chest
+    assert "chest open" in order, order
+    opened = order.index("chest open")
+    assert {"narrated", "page", "said"} <= set(order[opened:]), order  # after, not instead
+    assert not {"narrated", "page", "said"} & set(order[:opened]), order  # never before
+
+
 def test_a_rejection_changes_neither_state_nor_journal(tmp_path: Path):
     daemon, ctx = magic_keys_table(tmp_path)
     tap(daemon, ctx, "magic-keys/key/purple/1")
