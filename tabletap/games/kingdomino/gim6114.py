@@ -40,10 +40,12 @@ def main(checkout: str) -> None:
     for p, ((cells, _), flat) in enumerate(zip(kingdoms, plain, strict=True)):
         ours = score_kingdom(cells).score
         assert ours == kb.plain_fill_score(flat) == int(boards.count(p)), p
-    fill, _ = kb._rate(plain, lambda d: (kb.plain_fill_score(d), 1)[1])
-    ours, _ = kb._rate(kingdoms, lambda k: 1 if score_kingdom(k[0]).score >= 0 else 0)
-    read, _ = kb._rate(kingdoms, lambda k: 1 if score_kingdom(k[0]).territories else 0)
-    theirs, _ = kb._rate(list(range(len(kingdoms))), lambda p: 1 if boards.count(p) >= 0 else 0)
+    fill, ours, read, theirs = kb.rates_by_turns([  # taking turns: a slow spell falls on all
+        (plain, kb.plain_fill_score),
+        (kingdoms, lambda k: score_kingdom(k[0]).score),
+        (kingdoms, lambda k: score_kingdom(k[0]).territories),
+        (list(range(len(kingdoms))), boards.count),
+    ])
     print(f"{len(kingdoms)} kingdoms, their boards {side}x{side}, numpy {np.__version__}, "
           f"Python {sys.version.split()[0]}")
     print(f"plain flood fill             {fill:10.0f} /s")
