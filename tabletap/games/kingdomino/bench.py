@@ -47,11 +47,11 @@ def rates_by_turns(
     each turn). A rate is a job's calls over its own blocks' time.
 
     Why turns: the figures that matter here are ratios between jobs ("≥ 1.3 × the plain
-    flood fill in the same run"), and this machine's speed moves by two to four times within
-    minutes. Timed one after the other, two seconds each, a slow spell fell on one job alone:
-    `make bench` at 20:59 UTC on 2026-12-06 read the from-scratch scorer at 0.957 × the fill,
-    where it read 1.52-1.61 × alone minutes later. Taking turns, every job meets the same
-    spells (tests/bench/test_kingdomino_rates.py)."""
+    flood fill in the same run"), and a shared machine's speed can move by two to four times
+    within minutes (the one of docs/BENCHMARKS.md does). Timed one after the other, two seconds
+    each, a slow spell fell on one job alone: `make bench` at 20:59 UTC on 2026-12-06 read the
+    from-scratch scorer at 0.957 × the fill, where it read 1.52-1.61 × alone minutes later.
+    Taking turns, every job meets the same spells (tests/bench/test_kingdomino_rates.py)."""
     count = len(jobs)
     calls, spent = [0] * count, [0.0] * count
     block = seconds / turns
@@ -109,9 +109,10 @@ def run() -> list[tuple]:
     for (cells, _), flat, k in zip(engine_cells, plain, grown, strict=True):  # all agree
         assert plain_fill_score(flat) == score_kingdom(cells).score == k.points()
 
-    # the breakdown's Territory objects are built when first read: the fourth reads them too
+    # Each through one lambda, so each pays the same call on top of its own work. The
+    # breakdown's Territory objects are built when first read: the fourth reads them too.
     fill, points, by_fill, read, scored = rates_by_turns([
-        (plain, plain_fill_score),
+        (plain, lambda flat: plain_fill_score(flat)),
         (grown, lambda k: k.points()),
         (engine_cells, lambda item: score_kingdom(item[0], item[1]).score),
         (engine_cells, lambda item: score_kingdom(item[0], item[1]).territories),
