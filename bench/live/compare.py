@@ -29,10 +29,9 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from bench.worktree import ROOT, worktree
 
 ONE_RUN = """
 import json, statistics, sys
@@ -111,31 +110,24 @@ def main(argv: list[str] | None = None) -> int:
                              "tree's HEAD, the two sides differ by the interpreter alone")
     args = parser.parse_args(argv)
     results: dict[str, list[dict[str, float]]] = {args.rev: [], "tree": []}
-    with tempfile.TemporaryDirectory() as tmp:
-        worktree = Path(tmp) / "rev"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q",
-                        str(worktree), args.rev], check=True)
-        try:
-            for n in range(args.runs):
-                sides = ((args.rev, worktree, args.rev_python), ("tree", ROOT, ""))
-                if args.together:
-                    print(f"run {n + 1}/{args.runs}: both at once ...", flush=True)
-                    runs = [(side, start_run(code, args.trials, args.idle, args.page, python))
-                            for side, code, python in sides]
-                    for side, run in runs:
-                        results[side].append(result(run))
-                        print(f"  {side}: " + ", ".join(f"{k} {v:.2f}" for k, v in
-                                                       results[side][-1].items()), flush=True)
-                    continue
-                for side, code, python in sides:
-                    print(f"run {n + 1}/{args.runs}: {side} ...", flush=True)
-                    results[side].append(one_run(code, args.trials, args.idle, args.page,
-                                                 python))
-                    print("  " + ", ".join(f"{k} {v:.2f}" for k, v in
-                                           results[side][-1].items()), flush=True)
-        finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
-                            str(worktree)], check=False)
+    with worktree(args.rev) as rev_code:
+        for n in range(args.runs):
+            sides = ((args.rev, rev_code, args.rev_python), ("tree", ROOT, ""))
+            if args.together:
+                print(f"run {n + 1}/{args.runs}: both at once ...", flush=True)
+                runs = [(side, start_run(code, args.trials, args.idle, args.page, python))
+                        for side, code, python in sides]
+                for side, run in runs:
+                    results[side].append(result(run))
+                    print(f"  {side}: " + ", ".join(f"{k} {v:.2f}" for k, v in
+                                                   results[side][-1].items()), flush=True)
+                continue
+            for side, code, python in sides:
+                print(f"run {n + 1}/{args.runs}: {side} ...", flush=True)
+                results[side].append(one_run(code, args.trials, args.idle, args.page,
+                                             python))
+                print("  " + ", ".join(f"{k} {v:.2f}" for k, v in
+                                       results[side][-1].items()), flush=True)
     print("medians:")
     for side, runs in results.items():
         print(f"  {side}: " + ", ".join(
