@@ -309,9 +309,8 @@ class KingdominoEngine:
                 "Domino %(domino)s is not one the box gave; still to tap: %(dominoes)s.",
                 domino=a.domino, dominoes=ListOf(tuple(s.unconfirmed))))
         s.unconfirmed.remove(a.domino)  # type: ignore[arg-type]
-        # TRANSLATORS: said when a domino of the new line is tapped; domino is its number
-        events.append(Event("confirmed", msg("Domino %(domino)s is on the table.",
-                                             domino=a.domino), {"domino": a.domino}))
+        number = a.domino
+        events.append(Event("confirmed", lambda: _confirmed(number), {"domino": number}))
         return a
 
     def _do_reveal(self, s: KingdominoState, a: Action, events: list[Event]) -> Action:
@@ -330,9 +329,7 @@ class KingdominoEngine:
         s.bag.remove(token)
         s.face_up.append(token)
         s.reveals -= 1
-        # TRANSLATORS: said when a treasure token is turned gem side up; gem is its gem's name
-        events.append(Event("revealed", msg("A gem is turned face up: %(gem)s.", gem=gem(token)),
-                            {"token": token}))
+        events.append(Event("revealed", lambda: _revealed(token), {"token": token}))
         return Action("reveal", token=token)
 
     def _do_claim(self, s: KingdominoState, a: Action, events: list[Event]) -> Action:
@@ -393,11 +390,8 @@ class KingdominoEngine:
             corners = [c for c in k.treasure_corners((first, second)) if c not in taken]
             corners = corners[: len(s.face_up) + len(s.bag)]
             for corner in corners:
-                # TRANSLATORS: said after a placement; player is a name
-                events.append(Event("treasure-found", msg(
-                    "%(player)s discovers a treasure where four landscapes meet: tap one of "
-                    "the face-up gems, then turn it the way you like.", player=player),
-                    {"player": player, "corner": list(corner)}))
+                events.append(Event("treasure-found", lambda: _found(player),
+                                    {"player": player, "corner": list(corner)}))
             s.treasures = corners
             if corners:
                 s.step = "treasure"
@@ -421,10 +415,7 @@ class KingdominoEngine:
         k = s.own_kingdom(player)
         k.discards.append(number)
         s.line = [x for x in s.line if x.domino != number]
-        # TRANSLATORS: said when a domino fits nowhere; landscapes are the domino's
-        events.append(Event("discarded", msg("%(player)s discards the %(landscapes)s domino: it "
-                                             "fits nowhere.", player=player,
-                                             landscapes=landscapes_of(number)),
+        events.append(Event("discarded", lambda: _discarded(player, number),
                             {"player": player, "domino": number}))
         self._after_place(s, events)
         return a
@@ -445,19 +436,14 @@ class KingdominoEngine:
         if s.bag:
             s.reveals += 1
         events.append(Event(
-            # TRANSLATORS: said when a gem is set on a kingdom; gem is its name (ruby, ...)
-            "treasure", msg("%(player)s sets the %(gem)s where the four landscapes meet.",
-                            player=player, gem=gem(token)),
+            "treasure", lambda: _set_gem(player, token),
             {"player": player, "token": token, "corner": list(corner),
              "quarters": list(placed.quarters)},
         ))
         if gem_types_for_victory([g.kind for g in k.gems]):
             s.gem_winner = player
             s.step = "over"
-            # TRANSLATORS: said when a player wins at once by gems; player is a name
-            events.append(Event("gem-victory", msg(
-                "%(player)s holds five different gems: an immediate victory!", player=player),
-                {"player": player}))
+            events.append(Event("gem-victory", lambda: _five_gems(player), {"player": player}))
             return a
         if s.treasures and (s.face_up or s.bag):
             return a
@@ -489,17 +475,12 @@ class KingdominoEngine:
         if s.next_line:
             events.append(self._line_event(s))
         else:
-            # TRANSLATORS: said when the box has no dominoes left
-            events.append(Event("last-round", msg("The box is empty: the last round, place "
-                                                  "only."), {"round": s.round}))
+            events.append(Event("last-round", _last_round, {"round": s.round}))
 
     def _line_event(self, s: KingdominoState) -> Event:
         numbers = [x.domino for x in s.next_line]
-        # TRANSLATORS: said as a new line comes out of the box; dominoes are the numbers
-        # on their backs
-        return Event("line", msg(
-            "From the box: %(dominoes)s. Lay them out in number order and tap each.",
-            dominoes=ListOf(tuple(numbers))), {"dominoes": numbers, "round": s.round})
+        line = tuple(numbers)
+        return Event("line", lambda: _line(line), {"dominoes": numbers, "round": s.round})
 
     def _end_game(self, s: KingdominoState, events: list[Event]) -> None:
         if s.options["dynasty"] and s.game < DYNASTY_GAMES:
@@ -554,6 +535,51 @@ def _placed(player: str, number: int, at: tuple[int, int], facing: str) -> Said:
     # ("two above the castle, pointing down")
     return msg("%(player)s places the %(landscapes)s domino %(place)s.", player=player,
                landscapes=landscapes_of(number), place=placement_words(at, facing))
+
+
+def _confirmed(number: int) -> Said:
+    # TRANSLATORS: said when a domino of the new line is tapped; domino is its number
+    return msg("Domino %(domino)s is on the table.", domino=number)
+
+
+def _revealed(token: str) -> Said:
+    # TRANSLATORS: said when a treasure token is turned gem side up; gem is its gem's name
+    return msg("A gem is turned face up: %(gem)s.", gem=gem(token))
+
+
+def _found(player: str) -> Said:
+    # TRANSLATORS: said after a placement; player is a name
+    return msg("%(player)s discovers a treasure where four landscapes meet: tap one of the "
+               "face-up gems, then turn it the way you like.", player=player)
+
+
+def _discarded(player: str, number: int) -> Said:
+    # TRANSLATORS: said when a domino fits nowhere; landscapes are the domino's
+    return msg("%(player)s discards the %(landscapes)s domino: it fits nowhere.",
+               player=player, landscapes=landscapes_of(number))
+
+
+def _set_gem(player: str, token: str) -> Said:
+    # TRANSLATORS: said when a gem is set on a kingdom; gem is its name (ruby, ...)
+    return msg("%(player)s sets the %(gem)s where the four landscapes meet.", player=player,
+               gem=gem(token))
+
+
+def _five_gems(player: str) -> Said:
+    # TRANSLATORS: said when a player wins at once by gems; player is a name
+    return msg("%(player)s holds five different gems: an immediate victory!", player=player)
+
+
+def _last_round() -> Said:
+    # TRANSLATORS: said when the box has no dominoes left
+    return msg("The box is empty: the last round, place only.")
+
+
+def _line(dominoes: tuple[int, ...]) -> Said:
+    # TRANSLATORS: said as a new line comes out of the box; dominoes are the numbers
+    # on their backs
+    return msg("From the box: %(dominoes)s. Lay them out in number order and tap each.",
+               dominoes=ListOf(dominoes))
 
 
 def _points(player: str, points: int) -> Said:

@@ -56,19 +56,24 @@ def parse_piece(piece: str, cards: Cards) -> Piece:
     return read
 
 
-def _parse_piece(piece: str, cards: Cards) -> Piece:
+def _not_a_card() -> Rejection:
+    """Made only when raised: a Rejection renders its sentence as it is made, and every piece
+    id a game reads passes here once."""
     # TRANSLATORS: a refusal: a tag was read that is no card of Oversiege
-    bad = Rejection("unknown-piece", msg("That is not a card of Oversiege."))
+    return Rejection("unknown-piece", msg("That is not a card of Oversiege."))
+
+
+def _parse_piece(piece: str, cards: Cards) -> Piece:
     if not isinstance(piece, str):
-        raise bad
+        raise _not_a_card()
     bits = piece.split("/")
     if len(bits) < 3 or bits[0] != PREFIX or not bits[1]:
-        raise bad
+        raise _not_a_card()
     deck, rest = bits[1], "/".join(bits[2:])
     if rest in CASTLE_CARDS:
         return Piece(piece, deck, rest)
     if len(bits) != 4 or bits[2] not in DECK_CARDS:
-        raise bad
+        raise _not_a_card()
     copies = cards.copies[bits[2]]
     n = int(bits[3]) if _COPY.fullmatch(bits[3]) else 0
     if not 1 <= n <= copies:
