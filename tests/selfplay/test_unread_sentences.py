@@ -5,8 +5,9 @@ bench`'s games per CPU-second never pay for it (controller/rules/base.py). Kingd
 eight of its events' sentences at once (the line out of the box, each domino tapped, each gem,
 each discard): about 37 messages a two-player game, each a `Said` with its parameters, which the
 collector then traces. Its games per CPU-second fell below those of the tree issue 23 was filed
-on: 14.25 M instructions a game of `kingdomino/2` against 9a59140's 13.91 M (`python -m
-bench.games_compare 9a59140 --instructions 20`); with the sentences built when read, 12.02 M.
+on: 14.24 M instructions a game of `kingdomino/2` against 9a59140's 13.91 M (`python -m
+bench.games_compare 9a59140 --instructions 20`); with the sentences built when read, 13.89 M
+against 13.90 M (the same command, a run later).
 Oversiege built a refusal for every piece id it read, raised or not.
 """
 
