@@ -4,12 +4,15 @@
 #   partition as a file that mcopy fills, `mkfs.ext4 -d` makes the root and state partitions
 #   from folders, and dd puts each into place.
 #
-#   assemble.sh ROOTDIR BOOTDIR IMAGE
+#   assemble.sh ROOTDIR BOOTDIR IMAGE [STATEDIR]
+#
+# STATEDIR, if given, holds the state partition's first files (build.sh's keep_first_start: the
+# daemon's start cache), owned as they will be on the box.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR
 . "$(dirname "$0")/layout.sh"
 
-ROOTDIR=$1 BOOTDIR=$2 IMAGE=$3
+ROOTDIR=$1 BOOTDIR=$2 IMAGE=$3 STATEDIR=${4:-}
 WORK="$IMAGE.parts"
 rm -rf "$WORK" && mkdir -p "$WORK"
 
@@ -25,7 +28,7 @@ echo "   boot ${BOOT_MB} MiB, root ${ROOT_MB} MiB (read-only), state ${STATE_MB}
 mkfs.vfat -C -F 32 -n "$BOOT_LABEL" -i "$DISK_ID" "$WORK/boot.img" $((BOOT_MB * 1024)) >/dev/null
 MTOOLS_SKIP_CHECK=1 mcopy -s -p -m -i "$WORK/boot.img" "$BOOTDIR"/* ::/
 
-# The root filesystem, read-only on the box, and the empty state partition.
+# The root filesystem, read-only on the box, and the state partition (empty, or STATEDIR's files).
 mkfs.ext4 -q -F -L "$ROOT_LABEL" -d "$ROOTDIR" -E root_owner=0:0 "$WORK/root.img" "${ROOT_MB}M"
 # The state partition's top is the daemon's from the start: systemd gives a StateDirectory= whose
 # top it does not own to its service by chowning everything inside, and on the first boot that
@@ -33,7 +36,8 @@ mkfs.ext4 -q -F -L "$ROOT_LABEL" -d "$ROOTDIR" -E root_owner=0:0 "$WORK/root.img
 # time again (found by image/boot_test.py's clock check).
 OWNER=$(awk -F: '$1 == "tabletap" {print $3 ":" $4}' "$ROOTDIR/etc/passwd")
 [ -n "$OWNER" ] || { echo "assemble.sh: no tabletap user in $ROOTDIR/etc/passwd" >&2; exit 1; }
-mkfs.ext4 -q -F -L "$STATE_LABEL" -E root_owner="$OWNER" "$WORK/state.img" "${STATE_MB}M"
+mkfs.ext4 -q -F -L "$STATE_LABEL" -E root_owner="$OWNER" ${STATEDIR:+-d "$STATEDIR"} \
+    "$WORK/state.img" "${STATE_MB}M"
 
 rm -f "$IMAGE"
 truncate -s "${TOTAL_MB}M" "$IMAGE"

@@ -13,6 +13,9 @@ Checks:
     tabletap, and `tabletap doctor --sim` passes inside; the page's unit (tabletap-web, under
     its sandbox), with the page off in this config, ends successfully and says so;
  2. a scripted game through the control socket (`tabletap do`);
+    The first start takes the entry points and the game data the image was built with (its
+    state partition's cache/, image/build.sh's keep_first_start) without writing them again,
+    and parses this test's config, which is not the example the image was built with, anew;
  3. qemu is killed mid-game (a power cut); the image boots again, the state partition's ext4
     journal is recovered and the game resumes exactly where it was; the second start takes the
     config, game data and entry points the first kept (controller/startcache.py: owner-only, in
@@ -39,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from pathlib import Path
 
 from sntp_server import SNTPServer
@@ -80,6 +84,16 @@ def partitions(image: Path) -> list[dict]:
     out = subprocess.run(["sfdisk", "--json", str(image)], capture_output=True, text=True,
                          check=True)
     return json.loads(out.stdout)["partitiontable"]["partitions"]
+
+
+def built_cache(image: Path) -> dict[str, str]:
+    """The daemon's start cache the image was built with (image/build.sh, keep_first_start):
+    each file's name and inode, read from the state partition with debugfs before any boot."""
+    offset = partitions(image)[2]["start"] * 512
+    out = subprocess.run(["debugfs", "-R", "ls -l /cache", f"{image}?offset={offset}"],
+                         capture_output=True, text=True, check=True)
+    return {fields[-1]: fields[0] for fields in (line.split() for line in out.stdout.splitlines())
+            if len(fields) >= 9 and fields[-1] not in {".", ".."}}
 
 
 def mtools(image: Path, offset: int, *args: str) -> str:
@@ -254,7 +268,7 @@ def kept_files(vm: Machine) -> dict[str, str]:
                                               for line in listing.splitlines())}
 
 
-def first_boot(vm: Machine, times: dict[str, float]) -> dict:
+def first_boot(vm: Machine, times: dict[str, float], built: dict[str, str]) -> dict:
     times["shell (boot 1)"] = vm.wait_for_shell(READY_BOUND)
     times["READY (boot 1)"] = vm.wait_ready(READY_BOUND)
     log(f"tabletap.service READY {times['READY (boot 1)']:.0f} s after power-on")
@@ -324,6 +338,17 @@ def first_boot(vm: Machine, times: dict[str, float]) -> dict:
           "the daemon kept its parsed config, game data and entry points for the next start "
           "(owner-only, in the state partition)", json.dumps(kept))
     state["kept"] = kept
+    # The image's own cache, made from the example config (image/build.sh, keep_first_start):
+    # the entry points and the game's data are taken as they were, the same inodes; this test's
+    # config is not the example, so its document (named for its path) was parsed and written anew.
+    taken = {name for name, inode in built.items()
+             if kept.get(f"{KEPT}/{name}", "").split(" ")[0] == inode}
+    config_doc = f"{zlib.crc32(b'/etc/tabletap/table.yaml'):08x}.doc"
+    check("entrypoints.kept" in taken and any(name.endswith(".doc") for name in taken)
+          and config_doc in built and config_doc not in taken,
+          "the first start took the entry points and game data the image was built with, and "
+          "parsed the maker's changed config anew",
+          f"built {json.dumps(built)}, kept {json.dumps(kept)}")
 
     # A Pi starts with no idea of the date; nothing above may have needed it.
     clock = int(vm.must("date +%s"))
@@ -454,6 +479,8 @@ def main(argv: list[str]) -> int:
     config = work / "tabletap.yaml"
     config.write_text(CONFIG)
     mtools(disk, offset, "mcopy", "-o", str(config), "::/tabletap.yaml")
+    built = built_cache(disk)
+    log(f"the image's start cache: {', '.join(sorted(built)) or 'none'}")
     log(f"booting {image.name} ({kernel_name[3:]}) under qemu-system-aarch64 -M virt")
 
     times: dict[str, float] = {}
@@ -464,7 +491,7 @@ def main(argv: list[str]) -> int:
         return 1
     vm = Machine(work, disk, kernel, initrd, "boot1")
     try:
-        state = first_boot(vm, times)
+        state = first_boot(vm, times, built)
         clock = int(vm.must("date +%s"))
         log("power cut: qemu killed mid-game (SIGKILL)")
         vm.power_cut()

@@ -231,10 +231,55 @@ else
 fi
 
 # --- layer 2: tabletap -----------------------------------------------------------------------
+# The maker's config starts as the annotated example, with the Pi's GPIO library named: it goes
+# on the boot partition, and the first boot moves it to /etc/tabletap/table.yaml unchanged.
+maker_config() { sed 's/^# pin_factory: lgpio /pin_factory: lgpio   /' "$HERE/../examples/table.yaml"; }
+# What the daemon keeps between its starts (controller/startcache.py: the parsed config and game
+# data, the installed entry points) made here, so that a box's very first start finds it, as
+# every later one does: about 460 M instructions to READY instead of 650 M (docs/BENCHMARKS.md,
+# "The box's first start"). A start of the box's own daemon makes it: as the tabletap user, on
+# the maker's config, simulated (no device is opened) and with its console closed, so it stops
+# once READY. Only its cache/ is kept, for the state partition ($STATE_FILES); the game it
+# started is thrown away. Each kept file says what it was made from, so a box whose config the
+# maker changed parses that config again, and a file that does not match is never used.
+keep_first_start() {
+    local stage="$CACHE/first-start" owner
+    remove_tree "$stage" "$STATE_FILES"
+    # mkfs.ext4 -d copies times in whole seconds; the entry points are kept against the
+    # sys.path folders' times to the nanosecond, so they are cut to what the box will read.
+    python3 - "$TREE" <<'PY'
+import os, sys
+root = sys.argv[1]
+top = os.stat(root).st_dev
+for here, folders, _ in os.walk(root):
+    folders[:] = [f for f in folders if os.lstat(os.path.join(here, f)).st_dev == top]
+    st = os.lstat(here)
+    os.utime(here, ns=(st.st_atime_ns, st.st_mtime_ns // 10**9 * 10**9), follow_symlinks=False)
+PY
+    owner=$(awk -F: '$1 == "tabletap" {print $3 ":" $4}' "$TREE/etc/passwd")
+    install -d -o "${owner%:*}" -g "${owner#*:}" -m 0710 "$stage"
+    install -d "$TREE/var/lib/tabletap"
+    mount --bind "$stage" "$TREE/var/lib/tabletap"  # a failure's is undone by cleanup's umount_under
+    maker_config > "$TREE/etc/tabletap/table.yaml"
+    chmod 0644 "$TREE/etc/tabletap/table.yaml"
+    # PYTHONDONTWRITEBYTECODE: nothing may change a sys.path folder after its time was read.
+    in_chroot "$TREE" runuser -u tabletap -- /bin/sh -c 'umask 0077; exec env \
+        STATE_DIRECTORY=/var/lib/tabletap PYTHONDONTWRITEBYTECODE=1 \
+        /opt/tabletap/venv/bin/tabletap run --sim --new --config /etc/tabletap/table.yaml \
+        </dev/null >/dev/null' || die "the daemon's first start failed in the image (above)"
+    umount "$TREE/var/lib/tabletap"
+    rm -f "$TREE/etc/tabletap/table.yaml"
+    [ -f "$stage/cache/entrypoints.kept" ] || die "the daemon's first start kept nothing"
+    install -d -o "${owner%:*}" -g "${owner#*:}" -m 0755 "$STATE_FILES"
+    mv "$stage/cache" "$STATE_FILES/cache"
+    rm -rf "$stage"
+    echo "   the first start's cache: $(cd "$STATE_FILES/cache" && echo *)"
+}
 step "tabletap: the venv in /opt/tabletap/venv, the box's files, users and units"
 TREE="$CACHE/tree"
 BOOTFS="$CACHE/bootfs"
-remove_tree "$TREE" "$BOOTFS"
+STATE_FILES="$CACHE/statefs"  # the state partition's first files (keep_first_start)
+remove_tree "$TREE" "$BOOTFS" "$STATE_FILES"
 cp -a "$SYSTEM" "$TREE"
 rm -f "$TREE/.done"
 SP="opt/tabletap/venv/lib/python$PYVER/site-packages"
@@ -349,6 +394,7 @@ in_chroot "$TREE" usermod -p '*' root
 # sockets it would make are masked above anyway.
 install -d "$TREE/etc/systemd/system-generators"
 ln -sf /dev/null "$TREE/etc/systemd/system-generators/systemd-ssh-generator"
+keep_first_start
 chroot_umount
 # No DNS server is configured (the table needs none; mDNS answers tabletap.local), but the file
 # exists: avahi's chroot helper logs an error at every boot when it is missing.
@@ -381,13 +427,11 @@ install -d "$TREE/boot/firmware" "$TREE/var/lib/tabletap"
 printf 'console=tty1 root=PARTUUID=%s-02 ro rootfstype=ext4 rootwait %s\n' \
     "$DISK_ID" "fsck.repair=yes net.ifnames=0" > "$BOOTFS/cmdline.txt"
 cp "$HERE/bootfs/README.txt" "$HERE/bootfs/wpa_supplicant.conf.example" "$BOOTFS/"
-# The maker's config starts as the annotated example, with the Pi's GPIO library named.
-sed 's/^# pin_factory: lgpio /pin_factory: lgpio   /' "$HERE/../examples/table.yaml" \
-    > "$BOOTFS/tabletap.yaml"
+maker_config > "$BOOTFS/tabletap.yaml"
 
 # --- assemble --------------------------------------------------------------------------------
 step "assemble: partitions from files"
-"$HERE/assemble.sh" "$TREE" "$BOOTFS" "$IMAGE"
+"$HERE/assemble.sh" "$TREE" "$BOOTFS" "$IMAGE" "$STATE_FILES"
 
 XZ="$OUTDIR/$(basename "$IMAGE").xz"
 # xz -0: seven times faster than -3 here for a file 15 % larger; the empty space is zeros.

@@ -39,29 +39,41 @@ def count_of(dump: str) -> int:
     raise ValueError("no summary or totals line in the callgrind dump")
 
 
-def ready_instructions() -> int:
-    """Instructions of a resuming `tabletap run` from exec to READY=1 (a first start makes the
-    game and the bytecode cache, then a second start is counted)."""
+def _tools() -> tuple[str, str]:
     valgrind, control = shutil.which("valgrind"), shutil.which("callgrind_control")
     if valgrind is None or control is None:
         raise NoValgrind("valgrind is not installed (apt-get install valgrind)")
-    rig = Rig()
+    return valgrind, control
+
+
+def counted_start(rig: Rig, new: bool) -> int:
+    """Instructions of one start of `rig`'s daemon (`--new` or resuming), exec to READY=1; the
+    daemon is stopped after."""
+    valgrind, control = _tools()
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "callgrind.out"
-        try:
-            rig.start(new=True)
-            rig.stop()
-            print("  counting a start's instructions under callgrind (10-30 s)...",
-                  flush=True)
-            rig.start(new=False, ready_timeout=READY_TIMEOUT,
-                      prefix=[valgrind, "--tool=callgrind", f"--callgrind-out-file={out}",
-                              "--dump-instr=no"])
-            subprocess.run([control, "--dump", str(rig.pid)], check=True,
-                           capture_output=True, timeout=READY_TIMEOUT)
-            dumps = _wait_for_dump(out)
-        finally:
-            rig.close()
+        rig.start(new=new, ready_timeout=READY_TIMEOUT,
+                  prefix=[valgrind, "--tool=callgrind", f"--callgrind-out-file={out}",
+                          "--dump-instr=no"])
+        subprocess.run([control, "--dump", str(rig.pid)], check=True,
+                       capture_output=True, timeout=READY_TIMEOUT)
+        dumps = _wait_for_dump(out)
+        rig.stop()
         return count_of(dumps[0].read_text(encoding="utf-8", errors="replace"))
+
+
+def ready_instructions() -> int:
+    """Instructions of a resuming `tabletap run` from exec to READY=1 (a first start makes the
+    game and the bytecode cache, then a second start is counted)."""
+    _tools()
+    rig = Rig()
+    try:
+        rig.start(new=True)
+        rig.stop()
+        print("  counting a start's instructions under callgrind (10-30 s)...", flush=True)
+        return counted_start(rig, new=False)
+    finally:
+        rig.close()
 
 
 def _wait_for_dump(out: Path, limit: float = 60) -> list[Path]:

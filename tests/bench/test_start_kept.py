@@ -66,3 +66,18 @@ def test_a_config_broken_between_starts_is_refused_at_the_next() -> None:
         rig.close()
     assert done.returncode == 2, done.stderr
     assert f"table.yaml:{line}:1: chset: unknown key" in done.stderr
+
+
+def test_a_new_game_with_everything_kept_reads_nothing_again() -> None:
+    """A box's first start after flashing: a new game, with the cache the image was built with
+    (image/build.sh, keep_first_start). A new game is no reason to read anything again."""
+    rig = Rig()
+    try:
+        rig.start(new=True)
+        rig.stop()
+        rig.start(new=True, prefix=IMPORTTIME)
+        again = _imported(rig)
+    finally:
+        rig.close()
+    assert not {"yaml", "importlib.metadata", "email"} & again
+    assert "tabletap.controller.table.daemon" in again

@@ -118,25 +118,73 @@ def test_what_the_wirings_and_the_box_need_is_installed(unpacked):
     assert (wants / "sysinit.target.wants/tabletap-grow-state.service").is_symlink()
 
 
-def test_the_state_partition_is_the_daemons_from_the_start(tmp_path):
-    """systemd chowns everything inside a StateDirectory= whose top its service does not own;
-    on the first boot that took timesyncd's clock file from it and the box never saved its time
-    (seen in image/boot_test.py's clock check). The partition's top is tabletap's at mkfs."""
+@pytest.fixture(scope="module")
+def filesystems(tmp_path_factory) -> dict[str, Path]:
+    """The root and state partitions, each copied out of the image into a file of its own."""
     image = Path(IMAGE or "")
+    work = tmp_path_factory.mktemp("filesystems")
     parts = json.loads(subprocess.run(["sfdisk", "--json", str(image)], capture_output=True,
                                       text=True, check=True).stdout)["partitiontable"]
-    root, state = parts["partitions"][1], parts["partitions"][2]
     images = {}
-    for name, part in (("root", root), ("state", state)):
-        images[name] = tmp_path / f"{name}.img"
+    for name, part in (("root", parts["partitions"][1]), ("state", parts["partitions"][2])):
+        images[name] = work / f"{name}.img"
         subprocess.run(["dd", f"if={image}", f"of={images[name]}", "bs=512",
                         f"skip={part['start']}", f"count={part['size']}", "status=none"],
                        check=True)
-    passwd = subprocess.run(["debugfs", "-R", "cat /etc/passwd", str(images["root"])],
-                            capture_output=True, text=True, check=True).stdout
+    return images
+
+
+def debugfs(fs: Path, request: str) -> str:
+    return subprocess.run(["debugfs", "-R", request, str(fs)], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def tabletap_ids(root: Path) -> tuple[str, str]:
+    passwd = debugfs(root, "cat /etc/passwd")
     uid, gid = next(line.split(":")[2:4] for line in passwd.splitlines()
                     if line.startswith("tabletap:"))
-    top = subprocess.run(["debugfs", "-R", "stat /", str(images["state"])],
-                         capture_output=True, text=True, check=True).stdout
+    return uid, gid
+
+
+def test_the_state_partition_is_the_daemons_from_the_start(filesystems):
+    """systemd chowns everything inside a StateDirectory= whose top its service does not own;
+    on the first boot that took timesyncd's clock file from it and the box never saved its time
+    (seen in image/boot_test.py's clock check). The partition's top is tabletap's at mkfs."""
+    top = debugfs(filesystems["state"], "stat /")
     found = re.search(r"User:\s+(\d+)\s+Group:\s+(\d+)", top)
-    assert found is not None and found.groups() == (uid, gid), top
+    assert found is not None and found.groups() == tabletap_ids(filesystems["root"]), top
+
+
+def test_the_first_start_finds_its_cache_made(filesystems, tmp_path):
+    """image/build.sh (keep_first_start) makes the daemon's start cache for the state partition,
+    so a box's first start takes the entry points and the game data as every later one does.
+    The cache is the daemon's alone (0700 and 0600, tabletap's), and its entry points were kept
+    against the sys.path folders' times the box will read: mkfs.ext4 -d keeps whole seconds, so
+    a time kept to the nanosecond at the build would miss at every box's first start. (The boot
+    test sees the first start take them; this checks the image a Pi boots, which qemu cannot.)"""
+    import msgspec
+
+    from tabletap.controller import entrypoints, startcache
+
+    state, root = filesystems["state"], filesystems["root"]
+    uid, gid = tabletap_ids(root)
+    listing = [line.split() for line in debugfs(state, "ls -l /cache").splitlines()]
+    files = {fields[-1]: fields for fields in listing
+             if len(fields) >= 9 and fields[-1] not in {".", ".."}}
+    assert "entrypoints.kept" in files and any(name.endswith(".doc") for name in files), listing
+    folder = next(fields for fields in listing if fields and fields[-1] == ".")
+    assert folder[1] == "40700" and folder[3:5] == [uid, gid], folder
+    for name, fields in files.items():
+        assert fields[1] == "100600" and fields[3:5] == [uid, gid], (name, fields)
+
+    kept = tmp_path / "entrypoints.kept"
+    debugfs(state, f"dump /cache/entrypoints.kept {kept}")
+    body = kept.read_bytes()[startcache._CRC:]
+    where = msgspec.msgpack.decode(body, type=entrypoints._Kept).where
+    assert any(path.endswith("/site-packages") for path, _ in where), where
+    for path, mtime_ns in where:
+        shown = debugfs(root, f"stat {path}")
+        found = re.search(r"mtime: 0x([0-9a-f]+):([0-9a-f]+)", shown)
+        on_box = 0 if found is None else \
+            int(found.group(1), 16) * 10**9 + (int(found.group(2), 16) >> 2)
+        assert mtime_ns == on_box, (path, mtime_ns, shown)

@@ -1,0 +1,56 @@
+"""What image/build.sh's keep_first_start relies on, on this machine: the daemon started as the
+build starts it (simulated, a new game, its console closed, umask 077, `STATE_DIRECTORY` set)
+reaches READY, stops at the console's end of file, and leaves in its state folder's `cache/`
+the entry points and the documents a box's first start takes; and a start like the box's, on
+the same config, then takes them without writing any again. The booted image's own check is
+image/boot_test.py (`make image-test`)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+TABLETAP = str(Path(sys.executable).with_name("tabletap"))
+
+
+def _start(config: Path, state: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["/bin/sh", "-c", 'umask 0077; exec "$@"', "start", TABLETAP, "run", "--sim",
+         "--config", str(config), *args],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "STATE_DIRECTORY": str(state)})
+
+
+def _files(cache: Path) -> dict[str, tuple[int, int]]:
+    return {p.name: (p.stat().st_ino, stat.S_IMODE(p.stat().st_mode)) for p in cache.iterdir()}
+
+
+def test_the_builds_start_keeps_what_the_first_start_takes(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    state.mkdir(mode=0o710)
+    example = (REPO / "examples" / "table.yaml").read_text(encoding="utf-8")
+    assert "\nstate_dir: /var/lib/tabletap" in example
+    config = tmp_path / "table.yaml"
+    config.write_text(example.replace("\nstate_dir: /var/lib/tabletap",
+                                      f"\nstate_dir: {state}"), encoding="utf-8")
+
+    built = _start(config, state, "--new")
+    assert built.returncode == 0, built.stderr
+    cache = state / "cache"
+    kept = _files(cache)
+    assert "entrypoints.kept" in kept and sum(n.endswith(".doc") for n in kept) >= 2, kept
+    assert stat.S_IMODE(cache.stat().st_mode) == 0o700
+    assert {mode for _, mode in kept.values()} == {0o600}
+
+    # The game the build's start made is thrown away: only cache/ goes on the partition.
+    for other in state.iterdir():
+        if other.name != "cache":
+            shutil.rmtree(other) if other.is_dir() else other.unlink()
+    first = _start(config, state, "--new")
+    assert first.returncode == 0, first.stderr
+    assert _files(cache) == kept  # every file taken, none written again (the same inodes)
