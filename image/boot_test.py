@@ -58,6 +58,7 @@ CONFIG: str = _BOOT["config"]
 GAME = [(list(step["do"]), bool(step["accepted"])) for step in _BOOT["steps"]]
 AFTER_RESUME = (list(_BOOT["after_resume"]["do"]), bool(_BOOT["after_resume"]["accepted"]))
 RESUMED: str = _BOOT["resumed"]
+GAME_DATA: list[str] = list(_BOOT["game_data"])
 # What the emulated clock reads at power-on: years before the image was built, as a Pi's clock
 # (none: the kernel starts at 1970) is until systemd moves it to its own build date.
 DEAD_CLOCK = "2020-01-01T00:00:00"
@@ -94,6 +95,11 @@ def built_cache(image: Path) -> dict[str, str]:
                          capture_output=True, text=True, check=True)
     return {fields[-1]: fields[0] for fields in (line.split() for line in out.stdout.splitlines())
             if len(fields) >= 9 and fields[-1] not in {".", ".."}}
+
+
+def doc_name(label: str) -> str:
+    """The start cache's file for a document (loading/doccache.py, `_name`): named for its label."""
+    return f"{zlib.crc32(label.encode()):08x}.doc"
 
 
 def mtools(image: Path, offset: int, *args: str) -> str:
@@ -343,8 +349,9 @@ def first_boot(vm: Machine, times: dict[str, float], built: dict[str, str]) -> d
     # config is not the example, so its document (named for its path) was parsed and written anew.
     taken = {name for name, inode in built.items()
              if kept.get(f"{KEPT}/{name}", "").split(" ")[0] == inode}
-    config_doc = f"{zlib.crc32(b'/etc/tabletap/table.yaml'):08x}.doc"
-    check("entrypoints.kept" in taken and any(name.endswith(".doc") for name in taken)
+    game_docs = {doc_name(label) for label in GAME_DATA}
+    config_doc = doc_name("/etc/tabletap/table.yaml")
+    check({"entrypoints.kept", *game_docs} <= taken
           and config_doc in built and config_doc not in taken,
           "the first start took the entry points and game data the image was built with, and "
           "parsed the maker's changed config anew",
