@@ -37,7 +37,7 @@ def first_starts() -> dict[str, int]:
         cache = rig.folder / "state" / "cache"
         counts: dict[str, int] = {}
         shutil.rmtree(cache)
-        print("  counting four starts under callgrind (20-40 s each)...", flush=True)
+        print("  counting four starts under callgrind (10-30 s each)...", flush=True)
         counts["a new game, nothing kept"] = counted_start(rig, new=True)
         counts["a new game, everything kept (the image's first start)"] = \
             counted_start(rig, new=True)
