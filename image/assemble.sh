@@ -34,7 +34,7 @@ mkfs.ext4 -q -F -L "$ROOT_LABEL" -d "$ROOTDIR" -E root_owner=0:0 "$WORK/root.img
 # top it does not own to its service by chowning everything inside, and on the first boot that
 # took timesyncd's clock file (.timesync/clock, already there) from it, so the box never saved its
 # time again (found by image/boot_test.py's clock check).
-OWNER=$(awk -F: '$1 == "tabletap" {print $3 ":" $4}' "$ROOTDIR/etc/passwd")
+OWNER=$(tabletap_owner "$ROOTDIR")
 [ -n "$OWNER" ] || { echo "assemble.sh: no tabletap user in $ROOTDIR/etc/passwd" >&2; exit 1; }
 mkfs.ext4 -q -F -L "$STATE_LABEL" -E root_owner="$OWNER" ${STATEDIR:+-d "$STATEDIR"} \
     "$WORK/state.img" "${STATE_MB}M"

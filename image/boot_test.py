@@ -42,11 +42,11 @@ import subprocess
 import sys
 import tempfile
 import time
-import zlib
 from pathlib import Path
 
 from sntp_server import SNTPServer
 
+from tabletap.controller.loading import doccache
 from tabletap.controller.loading.yamldoc import load_value
 
 READY_BOUND = 600.0  # seconds from power-on to READY under software emulation on a busy host
@@ -95,11 +95,6 @@ def built_cache(image: Path) -> dict[str, str]:
                          capture_output=True, text=True, check=True)
     return {fields[-1]: fields[0] for fields in (line.split() for line in out.stdout.splitlines())
             if len(fields) >= 9 and fields[-1] not in {".", ".."}}
-
-
-def doc_name(label: str) -> str:
-    """The start cache's file for a document (loading/doccache.py, `_name`): named for its label."""
-    return f"{zlib.crc32(label.encode()):08x}.doc"
 
 
 def mtools(image: Path, offset: int, *args: str) -> str:
@@ -349,8 +344,8 @@ def first_boot(vm: Machine, times: dict[str, float], built: dict[str, str]) -> d
     # config is not the example, so its document (named for its path) was parsed and written anew.
     taken = {name for name, inode in built.items()
              if kept.get(f"{KEPT}/{name}", "").split(" ")[0] == inode}
-    game_docs = {doc_name(label) for label in GAME_DATA}
-    config_doc = doc_name("/etc/tabletap/table.yaml")
+    game_docs = {doccache._name(label) for label in GAME_DATA}
+    config_doc = doccache._name("/etc/tabletap/table.yaml")
     check({"entrypoints.kept", *game_docs} <= taken
           and config_doc in built and config_doc not in taken,
           "the first start took the entry points and game data the image was built with, and "

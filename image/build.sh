@@ -256,7 +256,7 @@ for here, folders, _ in os.walk(root):
     st = os.lstat(here)
     os.utime(here, ns=(st.st_atime_ns, st.st_mtime_ns // 10**9 * 10**9), follow_symlinks=False)
 PY
-    owner=$(awk -F: '$1 == "tabletap" {print $3 ":" $4}' "$TREE/etc/passwd")
+    owner=$(tabletap_owner "$TREE")
     install -d -o "${owner%:*}" -g "${owner#*:}" -m 0710 "$stage"
     install -d "$TREE/var/lib/tabletap"
     mount --bind "$stage" "$TREE/var/lib/tabletap"  # a failure's is undone by cleanup's umount_under

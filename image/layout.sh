@@ -12,6 +12,10 @@ ROOT_LABEL=tabletap-root
 STATE_MB=128
 STATE_LABEL=tabletap-state
 
+# The tabletap user's UID:GID in the root at $1 (its etc/passwd): the owner of the state
+# partition's files.
+tabletap_owner() { awk -F: '$1 == "tabletap" {print $3 ":" $4}' "$1/etc/passwd"; }
+
 # The root's fstab: read-only root, the state partition the only one written during play.
 write_fstab() {
     cat > "$1" <<FSTAB
