@@ -155,7 +155,7 @@ def test_the_state_partition_is_the_daemons_from_the_start(filesystems):
     assert found is not None and found.groups() == tabletap_ids(filesystems["root"]), top
 
 
-def test_the_first_start_finds_its_cache_made(filesystems, tmp_path):
+def test_the_first_start_finds_its_cache_made(filesystems, tmp_path, monkeypatch):
     """image/build.sh (keep_first_start) makes the daemon's start cache for the state partition,
     so a box's first start takes the entry points and the game data as every later one does.
     The cache is the daemon's alone (0700 and 0600, tabletap's), and its entry points were kept
@@ -177,9 +177,13 @@ def test_the_first_start_finds_its_cache_made(filesystems, tmp_path):
     for name, fields in files.items():
         assert fields[1] == "100600" and fields[3:5] == [uid, gid], (name, fields)
 
-    kept = tmp_path / "entrypoints.kept"
-    debugfs(state, f"dump /cache/entrypoints.kept {kept}")
-    body = kept.read_bytes()[startcache._CRC:]
+    # read as the daemon reads it (startcache.read: its CRC checked)
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
+    kept = tmp_path / startcache.FOLDER / entrypoints.KEPT
+    kept.parent.mkdir()
+    debugfs(state, f"dump /cache/{entrypoints.KEPT} {kept}")
+    body = startcache.read(entrypoints.KEPT)
+    assert body is not None, "entrypoints.kept is damaged or missing"
     where = msgspec.msgpack.decode(body, type=entrypoints._Kept).where
     assert any(path.endswith("/site-packages") for path, _ in where), where
     for path, mtime_ns in where:
