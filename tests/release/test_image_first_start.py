@@ -5,10 +5,10 @@ the entry points and the documents a box's first start takes; and a start like t
 the same config, then takes them without writing any again. The booted image's own check is
 image/boot_test.py (`make image-test`).
 
-The Debian package makes no cache of its own: its postinst (image/deb/postinst) restarts
-tabletap.service on a running system, and that start, the box's first with nothing kept, keeps
-it, even on a Pi whose wiring is not done yet and whose daemon stops on it (exit 2). So a
-Raspberry Pi OS box pays that start during `apt install`, not at the family's first game."""
+The Debian package makes no cache of its own and starts no daemon at a first install
+(image/deb/postinst): the maker's first start, after their edit of table.yaml, makes it, even on
+a Pi whose wiring is not done yet and whose daemon stops on it (exit 2). So a Raspberry Pi OS
+box's family finds the cache made, as the image's does."""
 
 from __future__ import annotations
 
@@ -70,8 +70,8 @@ def test_the_builds_start_keeps_what_the_first_start_takes(tmp_path: Path) -> No
 
 def test_a_start_that_stops_on_its_wiring_keeps_what_the_next_start_takes(
         tmp_path: Path) -> None:
-    """The package's restart at `apt install` on a Pi not wired yet: the unit's start (no
-    `--sim`) stops on its GPIO (exit 2, a pin factory that does not exist here or on any Pi),
+    """A maker's first start on a Pi not wired yet: the unit's start (no `--sim`) stops on
+    its GPIO (exit 2, a pin factory that does not exist here or on any Pi),
     and the cache it leaves is what the next start takes, none of it written again."""
     config, state = _example_in(tmp_path)
     unwired = {"GPIOZERO_PIN_FACTORY": "no-such-factory"}
