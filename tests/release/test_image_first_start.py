@@ -76,9 +76,9 @@ def test_a_start_that_stops_on_its_wiring_keeps_what_the_next_start_takes(
     config, state = _example_in(tmp_path)
     unwired = {"GPIOZERO_PIN_FACTORY": "no-such-factory"}
 
-    installed = _start(config, state, env=unwired)
-    assert installed.returncode == 2, installed.stderr
-    assert "the gpio wiring cannot start" in installed.stderr
+    first = _start(config, state, env=unwired)
+    assert first.returncode == 2, first.stderr
+    assert "the gpio wiring cannot start" in first.stderr
     cache = state / "cache"
     kept = _files(cache)
     assert "entrypoints.kept" in kept and sum(n.endswith(".doc") for n in kept) >= 2, kept
