@@ -8,7 +8,8 @@ per accepted tap, its idle CPU and the emulator's over `BENCH_IDLE_SECONDS` (60)
 piece resting on the reader over `BENCH_RESTING_SECONDS` (30), exec -> READY (on the wall clock,
 and in instructions: instructions.py), and RSS/PSS of the daemon and of the page (`tabletap web`, a
 phone watching its stream all along) after the whole run ("an evening"); exec -> READY again under
-a tenth of a core.
+a tenth of a core. Beside each quota's figures, how much it slowed a child that only computes
+(cgroup.stretch): a quota made but not enforced would report full speed under its name.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import statistics
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from bench.live.cgroup import Quota, QuotaUnavailable
+from bench.live.cgroup import Quota, QuotaUnavailable, stretch
 from bench.live.instructions import NoValgrind, ready_instructions
 from bench.live.phone import Phone
 from bench.live.procstat import memory_mib
@@ -148,7 +149,11 @@ def _full(trials: int) -> list[tuple]:
 
 def _limited(name: str, share: float, trials: int) -> list[tuple]:
     with _quota(name, share) as quota:
-        out = []
+        assert quota is not None
+        # Whether the quota bites on this machine at all (a cgroup made but not enforced
+        # would report full-speed figures under this speed's name): about 1 / share.
+        out = [(f"[{name}] a CPU-bound child under the quota: wall seconds per CPU second",
+                stretch(quota), "x", f"{name}_quota_stretch")]
         if name == "tenth":
             out += _ready_figures(name, quota, 3)
         rig = Rig()
