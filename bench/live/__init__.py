@@ -19,7 +19,7 @@ import statistics
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from bench.live.cgroup import Quota, QuotaUnavailable, stretch
+from bench.live.cgroup import Quota, QuotaUnavailable, bites, stretch
 from bench.live.instructions import NoValgrind, ready_instructions
 from bench.live.phone import Phone
 from bench.live.procstat import memory_mib
@@ -152,8 +152,12 @@ def _limited(name: str, share: float, trials: int) -> list[tuple]:
         assert quota is not None
         # Whether the quota bites on this machine at all (a cgroup made but not enforced
         # would report full-speed figures under this speed's name): about 1 / share.
+        slowed = stretch(quota)
+        if not bites(share, slowed):
+            print(f"  warning: the quota of a {name} slowed a spinning child only {slowed:.2f}"
+                  f" times (about {1 / share:g} expected): its figures are not a {name}'s")
         out = [(f"[{name}] a CPU-bound child under the quota: wall seconds per CPU second",
-                stretch(quota), "x", f"{name}_quota_stretch")]
+                slowed, "x", f"{name}_quota_stretch")]
         if name == "tenth":
             out += _ready_figures(name, quota, 3)
         rig = Rig()

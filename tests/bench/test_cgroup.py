@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bench.live.cgroup import Quota, QuotaUnavailable, stretch
+from bench.live.cgroup import Quota, QuotaUnavailable, bites, stretch
 
 
 @pytest.fixture
@@ -39,7 +39,14 @@ def test_a_child_spinning_under_a_tenth_is_throttled_to_about_a_tenth(tenth: Quo
     # is stopped in nearly every period, and takes about ten wall seconds per CPU second.
     # More on a loaded machine, never much less (one period's overrun at most).
     assert _throttled(tenth) - before >= 50
-    assert slowed >= 6
+    assert slowed >= 6 and bites(0.10, slowed)
+
+
+def test_a_quota_that_left_the_child_at_full_speed_is_not_called_a_tenth() -> None:
+    # what `bench live` warns of, and `python3 bench/live/cgroup.py` exits 1 on: a cgroup
+    # made but not enforced (the figures under its name would be full speed's)
+    assert not bites(0.10, 1.0) and not bites(0.25, 1.9)
+    assert bites(0.10, 9.6) and bites(0.25, 3.9)
 
 
 def test_the_quota_is_removed_once_its_child_is_gone(tenth: Quota) -> None:
