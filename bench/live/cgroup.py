@@ -72,7 +72,8 @@ class Quota:
                 (path / "cpu.max").write_text(f"{quota_us} {PERIOD_US}\n")
                 return cls(path, path / "cgroup.procs")
         except OSError as exc:
-            raise QuotaUnavailable(f"cannot make the cgroup {name} ({exc})") from None
+            root = "" if os.geteuid() == 0 else "; a CPU quota needs root: sudo make bench"
+            raise QuotaUnavailable(f"cannot make the cgroup {name} ({exc}){root}") from None
         raise QuotaUnavailable("no cgroup CPU controller is mounted")
 
     def enter(self) -> None:

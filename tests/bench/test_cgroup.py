@@ -7,10 +7,13 @@ bench reports `stretch` beside each speed and this checks it on this machine's o
 from __future__ import annotations
 
 import os
+import subprocess
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from bench.live import cgroup
 from bench.live.cgroup import Quota, QuotaUnavailable, bites, stretch
 
 
@@ -53,3 +56,17 @@ def test_the_quota_is_removed_once_its_child_is_gone(tenth: Quota) -> None:
     stretch(tenth, cpu=0.01)
     tenth.remove()
     assert not tenth.path.exists()
+
+
+def test_a_user_without_root_is_told_the_quota_needs_it() -> None:
+    # bench/live/cgroup.py runs alone (stdlib only), so the system's Python runs it as nobody
+    system_python = Path("/usr/bin/python3")
+    if os.geteuid() != 0 or not system_python.exists():
+        pytest.skip("runs the check as another user: needs root and /usr/bin/python3")
+    script = Path(cgroup.__file__)
+    done = subprocess.run([str(system_python), str(script)], user=65534, group=65534,
+                          capture_output=True, text=True, timeout=60, cwd="/")
+    if "Permission denied" in done.stderr and str(script) in done.stderr:
+        pytest.skip(f"nobody cannot read {script}")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "a CPU quota needs root: sudo make bench" in done.stdout
