@@ -462,28 +462,35 @@ def clock_sync(vm: Machine, clock_before: int) -> None:
           "the daemon kept running through the clock's jump forward")
 
 
+def prepare(image: Path, work: Path) -> tuple[Path, Path, Path]:
+    """A copy of the image in `work`, configured as a maker would (this test's tabletap.yaml on
+    its boot partition), and the kernel and initrd taken from that partition: the disk, kernel
+    and initrd `Machine` boots (also bench/live/cgroup_vm.py's)."""
+    disk = work / "disk.img"
+    subprocess.run(["cp", "--sparse=always", str(image), str(disk)], check=True)
+    offset = partitions(disk)[0]["start"] * 512
+    names = mtools(disk, offset, "mdir", "-b", "::/").split()
+    found = []
+    for prefix in ("::/vmlinuz", "::/initrd.img"):
+        name = next(n for n in names if n.startswith(prefix))
+        found.append(work / name[3:])
+        mtools(disk, offset, "mcopy", "-o", name, str(found[-1]))
+    config = work / "tabletap.yaml"
+    config.write_text(CONFIG)
+    mtools(disk, offset, "mcopy", "-o", str(config), "::/tabletap.yaml")
+    return disk, found[0], found[1]
+
+
 def main(argv: list[str]) -> int:
     image = Path(argv[1]).resolve()
     work = image.parent / "boot-test"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir()
-    disk = work / "disk.img"
     started = time.monotonic()
-    subprocess.run(["cp", "--sparse=always", str(image), str(disk)], check=True)
-    boot = partitions(disk)[0]
-    offset = boot["start"] * 512
-    names = mtools(disk, offset, "mdir", "-b", "::/").split()
-    kernel_name = next(n for n in names if n.startswith("::/vmlinuz"))
-    initrd_name = next(n for n in names if n.startswith("::/initrd.img"))
-    kernel, initrd = work / "vmlinuz", work / "initrd.img"
-    mtools(disk, offset, "mcopy", "-o", kernel_name, str(kernel))
-    mtools(disk, offset, "mcopy", "-o", initrd_name, str(initrd))
-    config = work / "tabletap.yaml"
-    config.write_text(CONFIG)
-    mtools(disk, offset, "mcopy", "-o", str(config), "::/tabletap.yaml")
+    disk, kernel, initrd = prepare(image, work)
     built = built_cache(disk)
     log(f"the image's start cache: {', '.join(sorted(built)) or 'none'}")
-    log(f"booting {image.name} ({kernel_name[3:]}) under qemu-system-aarch64 -M virt")
+    log(f"booting {image.name} ({kernel.name}) under qemu-system-aarch64 -M virt")
 
     times: dict[str, float] = {}
     try:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import base64
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -25,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "image"))
 
-from boot_test import CONFIG, Failure, Machine, mtools, partitions  # noqa: E402
+from boot_test import Failure, Machine, prepare  # noqa: E402
 
 IMAGE = ROOT / "build/image/tabletap-0.1.0-arm64.img"
 SOURCE = Path(__file__).with_name("cgroup.py")
@@ -35,17 +34,8 @@ LINE = 2000  # base64 characters a line: the console's line discipline takes 409
 
 
 def _boot(image: Path, work: Path) -> Machine:
-    disk = work / "disk.img"
-    subprocess.run(["cp", "--sparse=always", str(image), str(disk)], check=True)
-    offset = partitions(disk)[0]["start"] * 512
-    names = mtools(disk, offset, "mdir", "-b", "::/").split()
-    for prefix, local in (("::/vmlinuz", "vmlinuz"), ("::/initrd.img", "initrd.img")):
-        mtools(disk, offset, "mcopy", "-o", next(n for n in names if n.startswith(prefix)),
-               str(work / local))
-    config = work / "tabletap.yaml"
-    config.write_text(CONFIG)
-    mtools(disk, offset, "mcopy", "-o", str(config), "::/tabletap.yaml")
-    return Machine(work, disk, work / "vmlinuz", work / "initrd.img", "cgroup")
+    disk, kernel, initrd = prepare(image, work)
+    return Machine(work, disk, kernel, initrd, "cgroup")
 
 
 def _check(vm: Machine) -> bool:

@@ -32,7 +32,6 @@ def elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     monkeypatch.setattr(tempfile, "tempdir", None)  # gettempdir() reads TMPDIR again
     yield shared, home
-    tempfile.tempdir = None
 
 
 def _daemon_env(pid: int) -> dict[str, str]:
