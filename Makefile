@@ -142,7 +142,9 @@ $(VALGRIND_STAMP): $(STAMP)
 	       "count is left out of the bench."; \
 	fi
 
-bench: $(STAMP) $(CHROMIUM_STAMP) $(VALGRIND_STAMP)
+# espeak-ng for the voice's figure (bench voice), chromium for the page's, valgrind for the start's
+# instructions: each installed as root when missing, as `make test` does.
+bench: $(STAMP) $(VOICE_STAMP) $(CHROMIUM_STAMP) $(VALGRIND_STAMP)
 	$(BIN)/python -m bench
 
 # SIGKILL real `tabletap run --sim` daemons at random moments, with reader, Pico-line and

@@ -19,6 +19,10 @@ from tabletap.games.kingdomino.rules.scoring import score_kingdom
 
 SECONDS = 2.0  # each scorer's time in all
 TURNS = 40  # the blocks it is timed in, the scorers taking turns (rates_by_turns)
+# Issue 23's goal and figures for this game, judged by `python -m bench` (bench/goals.py).
+GOALS = (("scorer_from_scratch_ratio", "from-scratch scorer / plain flood fill, same run", ">=",
+          1.3, "x"),)
+ASKED = ("scorer_from_scratch_per_s", "plain_fill_per_s")
 
 
 def _positions(games: int = 6) -> list[tuple[KingdominoState, str]]:
