@@ -32,6 +32,9 @@ class Figures:
     again_lights: list[float] = field(default_factory=list)
     lift: list[float] = field(default_factory=list)
     seen: list[float] = field(default_factory=list)  # tap -> the daemon's `placed` log line
+    # each accepted tap's (a first tap?, the moment the tag entered, the chest executed), on
+    # the monotonic clock the daemon's own stamps share (timeline.py)
+    taps: list[tuple[bool, float, float]] = field(default_factory=list)
     accepted: int = 0
     cpu_s: float = 0.0
     sys_s: float = 0.0  # of cpu_s, the kernel's (system time)
@@ -126,6 +129,7 @@ def run_trials(rig: Rig, trials: int, seed: int = 1) -> Figures:
         if seen is not None:
             out.seen.append(seen - t0)
         (out.first_chest if first_time else out.again_chest).append(chest - t0)
+        out.taps.append((first_time, t0, chest))
         (out.first_lights if first_time else out.again_lights).append(lights - t0)
         rig.wait_settled(quiet=0.25)
     user1, sys1 = cpu_split_s(rig.pid)
