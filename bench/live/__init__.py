@@ -126,7 +126,7 @@ def _ready_figures(name: str, quota: Quota | None, starts: int) -> list[tuple]:
     prefix = "" if quota is None else f"[{name}] "
     return [(f"{prefix}exec -> READY, {tag} (median of {starts} starts)", wall, "s",
              f"{key}ready_s"),
-            (f"{prefix}  the daemon's CPU up to READY (median; /proc, 10 ms ticks)", cpu, "s",
+            (f"{prefix}  the daemon's CPU up to READY (median; its CPU clock)", cpu, "s",
              f"{key}ready_cpu_s"),
             (f"{prefix}  the first of them, a new game with nothing kept from a start before",
              first, "s", f"{key}ready_first_s"),

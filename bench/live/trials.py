@@ -16,7 +16,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from bench.live.procstat import cpu_s, cpu_split_s, runtime_s
+from bench.live.procstat import cpu_s, cpu_split_s
 from bench.live.rig import Rig
 from tabletap.controller.table.identity import encode_piece
 from tabletap.sim.world import SimTag, uid_for
@@ -78,14 +78,14 @@ def resting_cpu(rig: Rig, seconds: float) -> float:
     `resting_period` so that its lift is seen in time, so this is more than the empty table's
     rate (`idle_cpu`).
 
-    Timed with the scheduler's runtime to the microsecond (`runtime_s`; the daemon's threads
-    live through the window), not in 10 ms clock ticks: the daemon rests at about 0.4 % of a
-    core, 8 ms in two seconds, which the ticks often counted as none (a test's failure in CI)."""
+    Timed to the nanosecond (`cpu_s`), not in 10 ms clock ticks: the daemon rests at about
+    0.4 % of a core, 8 ms in two seconds, which the ticks often counted as none (a test's
+    failure in CI)."""
     tag = rest_a_piece(rig)
     try:
-        d0, t0 = runtime_s(rig.pid), time.monotonic()
+        d0, t0 = cpu_s(rig.pid), time.monotonic()
         time.sleep(seconds)
-        return (runtime_s(rig.pid) - d0) / (time.monotonic() - t0) * 100
+        return (cpu_s(rig.pid) - d0) / (time.monotonic() - t0) * 100
     finally:
         lifted = rig.lift(tag)
         assert rig.log is not None
@@ -99,7 +99,7 @@ def run_trials(rig: Rig, trials: int, seed: int = 1) -> Figures:
     piece = rig.demo.again
     again = SimTag(uid=uid_for("bench:again"), ndef=encode_piece(piece), piece=piece)
     out = Figures()
-    (user0, sys0), wall0 = cpu_split_s(rig.pid), time.monotonic()
+    (_, sys0), cpu0, wall0 = cpu_split_s(rig.pid), cpu_s(rig.pid), time.monotonic()
     n = 0
     # The again tag's first placement is a first tap (the reader has never seen it, so it reads
     # its NDEF): measured as one, or "again" would hold one first tap a run.
@@ -136,8 +136,9 @@ def run_trials(rig: Rig, trials: int, seed: int = 1) -> Figures:
         out.taps.append((first_time, t0, chest))
         (out.first_lights if first_time else out.again_lights).append(lights - t0)
         rig.wait_settled(quiet=0.25)
-    user1, sys1 = cpu_split_s(rig.pid)
-    out.cpu_s, out.sys_s = user1 + sys1 - user0 - sys0, sys1 - sys0
+    # the whole to the nanosecond (cpu_s); the kernel's share of it in 10 ms ticks (cpu_split_s)
+    (_, sys1), cpu1 = cpu_split_s(rig.pid), cpu_s(rig.pid)
+    out.cpu_s, out.sys_s = cpu1 - cpu0, sys1 - sys0
     out.wall_s = time.monotonic() - wall0
     return out
 

@@ -2,8 +2,8 @@
 timed while one piece rests on the reader the whole time, and the piece is lifted after.
 
 A second of rest is about 4 ms of the daemon's CPU on a fast machine: less than one 10 ms clock
-tick, which the figure was counted in until it failed in CI as 0 % (it is now the scheduler's
-runtime, to the microsecond)."""
+tick, which the figure was counted in until it failed in CI as 0 % (it is now the process's CPU
+clock, to the nanosecond)."""
 
 from __future__ import annotations
 
