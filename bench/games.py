@@ -16,7 +16,7 @@ BUDGET = 3.0  # CPU seconds per variant
 # issue 23: "not lower than now", judged side by side, since this machine's speed moves between
 # hours more than any stored figure would allow (bench/goals.py; docs/BENCHMARKS.md)
 ASKED = ("games_per_cpu_s",)
-GOALS_ELSEWHERE = ("random games per CPU-second, not lower than the tree the issue was filed on: "
+GOAL_NOTES = ("random games per CPU-second, not lower than the tree the issue was filed on: "
                    "judged side by side, .venv/bin/python -m bench.games_compare 9a59140",)
 
 

@@ -7,7 +7,8 @@ figures (a game's in its own package, as the seam asks), as plain data any modul
 without importing the bench:
 
 - `GOALS`: rows `(key, label, "<=" or ">=", limit, unit)`, the issue's table;
-- `GOALS_ELSEWHERE`: sentences for goals no single run can judge (said as they are);
+- `GOAL_NOTES`: sentences said beside the goals, as they are: a goal no single run can judge,
+  a run shorter than the issue asks;
 - `ASKED`: the bench.json keys the issue asks the module for, goal or not;
 - `MISSING_WHY`: the likely reason when some of them were not written.
 """
@@ -52,7 +53,7 @@ def report(figures: dict[str, Any], ran: dict[str, ModuleType]) -> list[str]:
     lines: list[str] = []
     for name, module in ran.items():
         lines += [Goal(*row).judge(figures, name) for row in getattr(module, "GOALS", ())]
-        lines += [f"  {sentence}" for sentence in getattr(module, "GOALS_ELSEWHERE", ())]
+        lines += [f"  {sentence}" for sentence in getattr(module, "GOAL_NOTES", ())]
     for name, module in ran.items():
         missing = [key for key in getattr(module, "ASKED", ()) if key not in figures]
         if missing:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import subprocess
 import sys
 import types
@@ -25,7 +26,7 @@ from bench.goals import Goal
 ROOT = Path(__file__).resolve().parents[2]
 
 
-DECLARED = ("GOALS", "GOALS_ELSEWHERE", "ASKED", "MISSING_WHY")
+DECLARED = ("GOALS", "GOAL_NOTES", "ASKED", "MISSING_WHY")
 
 
 def _module(name: str, figures: list[tuple]) -> types.ModuleType:
@@ -148,3 +149,17 @@ def test_make_bench_installs_the_voice(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=60, check=True).stdout
     assert "espeak-ng" in plan
     assert "chromium" in plan and "valgrind" in plan  # as before
+
+
+def test_a_shorter_live_run_than_the_issue_asks_says_so() -> None:
+    """Issue 23: "at least 200 of each" tap, idle "over 60 s"; `bench live` reads its lengths
+    from BENCH_LIVE_TRIALS and BENCH_IDLE_SECONDS as it is imported."""
+    code = "import bench.live as m; print(repr(m.GOAL_NOTES))"
+    env = {**os.environ, "BENCH_LIVE_TRIALS": "10", "BENCH_IDLE_SECONDS": "2"}
+    short = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, text=True,
+                           capture_output=True, timeout=60, check=True).stdout
+    assert "ran 10 trials of each kind and 2 s idle" in short and "at least 200" in short
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BENCH_")}
+    whole = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, text=True,
+                           capture_output=True, timeout=60, check=True).stdout
+    assert whole.strip() == "()"
