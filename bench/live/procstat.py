@@ -28,7 +28,8 @@ def _cpu_clock(tid: int, thread: bool) -> int:
 
 
 def cpu_s(pid: int) -> float:
-    """User + system CPU seconds of process `pid`, its threads included, to the nanosecond.
+    """User + system CPU seconds of process `pid`, its threads included, to the nanosecond
+    (`pid` a process, not one of its threads: Linux gives the clock of a thread group's leader).
 
     Not /proc's `stat`, which counts in 10 ms clock ticks: a daemon resting at 0.4 % of a core
     spends 8 ms in two seconds, and a short `bench live` (BENCH_IDLE_SECONDS=2) printed its idle
@@ -43,8 +44,9 @@ def cpu_split_s(pid: int) -> tuple[float, float]:
 
 
 def thread_cpu_s(tid: int) -> float:
-    """CPU seconds of one thread (the emulator's serving thread, by its native id), to the
-    nanosecond (`cpu_s`)."""
+    """CPU seconds of one thread of this process (the emulator's serving thread, by its native
+    id), to the nanosecond (`cpu_s`). Linux gives a thread's clock to its own process only, so
+    another process's threads are counted in ticks (`threads_cpu_s`)."""
     return time.clock_gettime(_cpu_clock(tid, thread=True))
 
 
