@@ -99,7 +99,6 @@ def main(argv: list[str]) -> int:
                      f"(choose from {', '.join(known)})")
     # every module run: the file afresh; some: their old keys dropped, the others' kept
     figures = _without(_load_previous() if wanted != known else {}, wanted)
-    made: dict[str, Any] = {}  # this run's figures alone, which the goals are judged on
     ran: dict[str, ModuleType] = {}
     tree = _tree()
     for name in wanted:
@@ -110,13 +109,14 @@ def main(argv: list[str]) -> int:
             print(f"  {figure:<55} {value:>12.3f} {unit}", flush=True)
             if key:
                 _record(figures, key[0], value)
-                _record(made, key[0], value)
                 keys.add(key[0][0] if isinstance(key[0], tuple) else key[0])
         figures["_runs"][name] = {"keys": sorted(keys), "tree": tree,
                                   "finished": datetime.now(UTC).isoformat(timespec="seconds")}
         JSON_FILE.write_text(json.dumps(figures, indent=2, sort_keys=True) + "\n",
                              encoding="utf-8")
     print(f"figures with keys written to {JSON_FILE.name}", flush=True)
+    # judged on this run's figures alone: the keys its modules wrote, as `_runs` records them
+    made = {key: figures[key] for name in ran for key in figures["_runs"][name]["keys"]}
     judged = report(made, ran)
     if judged:
         print("== goals, on this run's figures (docs/BENCHMARKS.md)", flush=True)

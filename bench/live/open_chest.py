@@ -7,7 +7,7 @@ keeps the chest open `chest.open_seconds` (5 s by default) and shows the feedbac
 `lights.feedback_seconds` (2 s): whatever the loop does while those run is a tap's cost the
 trials hardly see. Here the real daemon of `bench live` (rig.py) runs with those defaults; the
 demo's golden key is tapped, lifted 0.3 s later, and the daemon's CPU is read from just before
-the tap to 6.5 s after it (its live threads' scheduler time, procstat.runtime_s: clock ticks
+the tap to 6.5 s after it (its CPU clock, procstat.cpu_s, to the nanosecond: clock ticks
 are too coarse for a window this short). No phone watches. Another commit's daemon:
 `BENCH_DAEMON_PYTHONPATH=WORKTREE` (rig.py), as bench.live.compare does.
 """
@@ -18,7 +18,7 @@ import argparse
 import statistics
 import time
 
-from bench.live.procstat import runtime_s
+from bench.live.procstat import cpu_s
 from bench.live.rig import Rig
 from bench.live.trials import _latch_open, _new_game
 from tabletap.controller.settings.config import ChestConfig, LightsConfig
@@ -42,13 +42,13 @@ def tap_costs_ms(taps: int) -> list[float]:
             if len(out) == taps:
                 break
             time.sleep(1.0)
-            before = runtime_s(rig.pid)
+            before = cpu_s(rig.pid)
             t0 = rig.place(tag)
             opened = rig.executed(t0, _latch_open, 5.0)
             time.sleep(LIFT_AFTER)
             rig.lift(tag)
             time.sleep(AFTER - LIFT_AFTER)
-            used = runtime_s(rig.pid) - before
+            used = cpu_s(rig.pid) - before
             if opened is None:  # the game was won: a new one, and the tap again
                 _new_game(rig)
                 rig.wait_settled()

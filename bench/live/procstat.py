@@ -56,26 +56,6 @@ def threads_cpu_s(pid: int) -> dict[int, float]:
             for task in Path(f"/proc/{pid}/task").iterdir()}
 
 
-def runtime_s(pid: int) -> float:
-    """CPU seconds the scheduler has given the live threads of `pid`, to the microsecond
-    (`se.sum_exec_runtime` in /proc/PID/task/TID/sched), where `cpu_s` counts in clock ticks
-    (10 ms here): for short windows, like one tap's aftermath. A thread that ended is not
-    counted, so only for a process whose threads live as long as the window."""
-    total = 0.0
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            lines = (task / "sched").read_text().splitlines()
-        except FileNotFoundError:  # the thread ended while we looked
-            continue
-        for line in lines:
-            if line.startswith("se.sum_exec_runtime"):
-                total += float(line.split(":", 1)[1]) / 1000
-                break
-        else:
-            raise RuntimeError(f"no se.sum_exec_runtime in /proc/{pid}/task/*/sched")
-    return total
-
-
 def memory_mib(pid: int) -> tuple[float, float]:
     """(RSS, PSS) of `pid` in MiB: PSS shares each shared page among the processes mapping it,
     so it is what the process costs the machine."""

@@ -1,5 +1,5 @@
 """bench.live.open_chest: one accepted tap with the box's chest and lights times, read to the
-microsecond from the scheduler (procstat.runtime_s, tests/bench/test_procstat.py)."""
+nanosecond from the daemon's CPU clock (procstat.cpu_s, tests/bench/test_procstat.py)."""
 
 from __future__ import annotations
 
