@@ -5,7 +5,10 @@ chest's command. This tool splits that time at the daemon's own steps: the real 
 live` (rig.py) runs behind bench/live/timelined.py, which stamps the monotonic clock as each
 step begins or ends; the bench stamps the tag's entry and the board's execution on the same
 clock. For each accepted tap the first stamp of each step inside its window is taken, and the
-medians are printed in order, each with the time since the step before.
+medians are printed in order, each with the time since the step before. Then the moment the
+answer's first sentence begins (AFTER), looked for until the next tap, beside the link's send:
+issue 23 has the chest's command sent the moment the move is durable and the narration, the
+page's notice and the voice after it, never before.
 
 Why: the first tap's p50 goal (25 ms) sits a few milliseconds above what the emulated chip's
 wire and timing.yaml's guessed chip times take by themselves, so a run over it must say whether
@@ -41,6 +44,11 @@ STEPS: dict[str, str] = {  # timelined.py's steps, in the order a tap passes the
     "sent": "the link's thread writes it",
     "executed": "the board executed it (the bench's stamp)",
 }
+# steps after the chest's command, looked for until the next tap (a sentence may begin before or
+# after the board executes the command), each reported beside the link's send ("sent")
+AFTER: dict[str, str] = {
+    "told": "the answer's first sentence begins (printed, to the page, said)",
+}
 
 
 def _stamps(pid: int, path: Path) -> list[tuple[float, str]]:
@@ -58,10 +66,14 @@ def timelines(f: Figures, stamps: list[tuple[float, str]]) -> dict[bool, dict[st
     """For first taps (True) and taps again (False): each step's milliseconds after the tag
     entered, from the first stamp of that step within the tap's window."""
     out: dict[bool, dict[str, list[float]]] = {True: {}, False: {}}
+    starts = sorted(placed for _, placed, _ in f.taps)
     for first, placed, executed in f.taps:
+        following = [s for s in starts if s > placed]
+        until = following[0] if following else float("inf")
         seen: dict[str, float] = {}
         for t, step in stamps:
-            if placed <= t <= executed and step not in seen:
+            end = until if step in AFTER else executed
+            if placed <= t <= end and step not in seen:
                 seen[step] = t
         seen["executed"] = executed
         for step, t in seen.items():
@@ -82,6 +94,10 @@ def report(lines: dict[bool, dict[str, list[float]]]) -> list[str]:
             at = statistics.median(steps[step])
             text.append(f"  {at:7.2f}  {at - before:+7.2f}  {label}")
             before = at
+        for step, label in AFTER.items():
+            if step in steps and "sent" in steps:
+                at, sent = statistics.median(steps[step]), statistics.median(steps["sent"])
+                text.append(f"  {at:7.2f}  {at - sent:+7.2f}  {label}, after the link's send")
     return text
 
 

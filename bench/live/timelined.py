@@ -31,6 +31,7 @@ STEPS: list[tuple[str, str, str, str]] = [
     ("tabletap.controller.state.durable", "DurableRecord.advance", "out", "recorded"),
     ("tabletap.hw.serial_link.link", "BoardLink.submit", "in", "queued"),
     ("tabletap.hw.serial_link.link", "BoardLink._send", "in", "sent"),
+    ("tabletap.controller.table.session", "TableSession.tell", "in", "told"),
 ]
 
 

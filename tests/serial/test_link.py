@@ -97,6 +97,54 @@ def test_a_real_port_carries_the_link_on_its_descriptor_not_through_pyserial(
         link.close()
 
 
+def test_the_chest_returns_once_its_latch_is_on_the_wire(
+        board: SimBoard, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23: the chest's command is sent the moment the move is durable, the narration
+    after it. `set_open` used to return with the latch only queued, and the daemon's loop,
+    holding Python's lock, narrated the move before the link's thread could write it."""
+    from tabletap.hw.serial_link import backend
+
+    link = link_to(board)
+    order: list[str] = []
+    send = BoardLink._send
+
+    def noted(self: BoardLink, kind: str, seq: int, body: dict[str, object]) -> None:
+        send(self, kind, seq, body)
+        if kind == "cmd":
+            order.append(f"{body['op']} on the wire")
+
+    monkeypatch.setattr(BoardLink, "_send", noted)
+    # the bound, far off: no timing here (raising=False: the order, not the name, fails before)
+    monkeypatch.setattr(backend, "LATCH_WIRE_WAIT", 5.0, raising=False)
+    try:
+        chest = backend.SerialChest(link)
+        for open_ in (True, False):
+            chest.set_open(open_)
+            order.append("returned")
+        assert order == ["latch on the wire", "returned"] * 2
+        assert link.wait_idle(2) and [e.body["open"] for e in board.recorder.executed[1:]] == [
+            True, False]
+    finally:
+        link.close()
+
+
+def test_a_command_for_a_board_that_is_not_there_is_not_waited_for(board: SimBoard) -> None:
+    link = link_to(board)
+    try:
+        board.unplug()
+        deadline = time.monotonic() + 3
+        while link.connected and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert not link.connected
+        started = time.monotonic()
+        ticket = link.submit({"op": "latch", "open": True}, wire_wait=5.0)
+        assert time.monotonic() - started < 1.0 and ticket.sent == 0
+        board.replug()
+        assert ticket.wait(3) and ticket.ok
+    finally:
+        link.close()
+
+
 def test_an_unplug_loses_nothing_and_runs_nothing_twice(board: SimBoard) -> None:
     link = link_to(board)
     try:

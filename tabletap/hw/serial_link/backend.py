@@ -23,6 +23,10 @@ log = logging.getLogger("tabletap.serial")
 
 KINDS = ("press", "hold", "lid-open", "lid-closed")
 SWEEP_WAIT = 3.0  # seconds
+# How long the loop waits for a latch command to reach the wire: a fraction of a millisecond
+# when the link is idle, up to the board's ack behind a command still in flight (one at a time),
+# never longer than this (a board that stopped acking is the link's to retry, not the loop's).
+LATCH_WIRE_WAIT = 0.01  # seconds
 
 
 # The YAML key each cfg key comes from, to name it when the board would refuse the value.
@@ -109,7 +113,7 @@ class SerialChest:
 
     def set_open(self, open_: bool) -> None:
         self._open = bool(open_)
-        self.link.submit({"op": "latch", "open": self._open})
+        self.link.submit({"op": "latch", "open": self._open}, wire_wait=LATCH_WIRE_WAIT)
 
     @property
     def is_open(self) -> bool:

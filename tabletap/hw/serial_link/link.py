@@ -16,6 +16,7 @@ import random
 import select
 import threading
 import time
+from _thread import LockType
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -71,6 +72,9 @@ class Ticket(Struct):
     body: dict[str, Any]
     seq: int = 0  # 0 until it first becomes the command in flight
     done: threading.Event = field(default_factory=threading.Event)
+    # held until it first goes on the wire, when its submitter waits for that (`wire_wait`):
+    # a bare lock, released once by the link's thread, costs the two threads less than an Event
+    wire: LockType | None = None
     ok: bool | None = None
     err: str | None = None
     sent: int = 0  # how many times it went on the wire
@@ -150,16 +154,28 @@ class BoardLink:
             raise LinkError(f"no answer from {where} within {timeout:g} s{why}")
         return self.hello
 
-    def submit(self, body: dict[str, Any]) -> Ticket:
-        """Queue a command; returns at once. The latest latch and show are kept for a resync."""
+    def submit(self, body: dict[str, Any], wire_wait: float = 0.0) -> Ticket:
+        """Queue a command. The latest latch and show are kept for a resync.
+
+        Returns at once, or with `wire_wait` once the link's thread has put the command on the
+        wire (at most that many seconds; a link with no board is not waited for). The caller's
+        thread holds Python's lock until it blocks: the latch queued at a tap went on the wire
+        only after the loop had also queued the lights and narrated the move, 0.3-0.4 ms later
+        (`bench.live.timeline`), where issue 23 has the chest act the moment the move is durable
+        and the narration after it. Waiting hands the thread the lock at once."""
         if self.fatal is not None:
             raise self.fatal
         with self._lock:
             ticket = Ticket(dict(body))
+            if wire_wait > 0 and self._ready:
+                ticket.wire = threading.Lock()
+                ticket.wire.acquire()
             self._queue.append(ticket)
             if body["op"] in STATE_OPS:
                 self.desired[body["op"]] = dict(body)
         self._wake()
+        if ticket.wire is not None:
+            ticket.wire.acquire(timeout=wire_wait)
         return ticket
 
     def wait_idle(self, timeout: float) -> bool:
@@ -241,6 +257,8 @@ class BoardLink:
             ticket.ok = False
             ticket.err = str(error)
             ticket.done.set()
+            if ticket.wire is not None and ticket.sent == 0:
+                ticket.wire.release()  # it never will be on the wire: its submitter goes on
         self._hello_event.set()
 
     def _open(self) -> bool:
@@ -306,6 +324,8 @@ class BoardLink:
                 self.stats["resent" if ticket.sent else "sent"] += 1
                 ticket.sent += 1
                 ticket.sent_at = now
+                if ticket.wire is not None and ticket.sent == 1:
+                    ticket.wire.release()
             if now - self._last_tx >= self.ping_every and self._daemon_alive(now):
                 self._send("ping", 0, {})
             if ticket is None:  # nothing to resend: sleep until the next ping (submit wakes us)
