@@ -7,8 +7,10 @@ not expect, and a caught surprise is still a finding); no input may hang.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -52,11 +54,15 @@ class _Server:
     request path: `answer` is what the server runs on each request line)."""
 
     def __init__(self) -> None:
-        self.daemon, _ = magic_keys_table(Path(tempfile.mkdtemp(prefix="tabletap-fuzz-")))
+        # both folders removed when the run ends, as every fuzz example's are (test_files.py)
+        state = Path(tempfile.mkdtemp(prefix="tabletap-fuzz-"))
+        atexit.register(shutil.rmtree, state, True)
+        self.daemon, _ = magic_keys_table(state)
         web_requests.attach(self.daemon)  # the page's kinds too, as `tabletap run` registers
         for kind, handler in web_requests.HANDLERS.items():
             register(kind, handler, web_requests.TAKES[kind])
         folder = Path(tempfile.mkdtemp(prefix="tabletap-fuzz-sock-"))
+        atexit.register(shutil.rmtree, folder, True)
         self.server = ControlServer(folder / "c.sock", lambda req: dispatch(self.daemon, req),
                                     recall=self.daemon.session.journal.recall)
 
