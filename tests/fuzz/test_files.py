@@ -179,8 +179,8 @@ def test_journal(data: bytes, repair: bool):
 
 
 def test_the_fuzzed_files_leave_no_folder_behind(tmp_path, monkeypatch):
-    """Every example of the file fuzzers, run once each with its seed, leaves its temporary
-    folder empty: before, each example's folder stayed in /tmp (about 3,900 a `make test`)."""
+    """The file fuzzers' bodies, each run once on its first seed, leave nothing in the
+    temporary folder: before, each example's folder stayed in /tmp (about 3,900 a `make test`)."""
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     test_config.hypothesis.inner_test(data=CONFIGS[0])
     test_scenario_parse.hypothesis.inner_test(data=SCENARIOS[0])

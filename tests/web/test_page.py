@@ -21,9 +21,10 @@ ROOT = Path(__file__).resolve().parents[2]
 # TABLETAP_SCREENSHOTS=1 writes the screenshots into docs/ (look at each before committing);
 # otherwise they go to a temporary folder, removed when the run ends, so a test run leaves the
 # tree and /tmp as they were (2.3 MB of screenshots a run were left in /tmp before).
-SHOTS = (ROOT / "docs" / "screenshots" if os.environ.get("TABLETAP_SCREENSHOTS") == "1"
+KEEP_SHOTS = os.environ.get("TABLETAP_SCREENSHOTS") == "1"
+SHOTS = (ROOT / "docs" / "screenshots" if KEEP_SHOTS
          else Path(tempfile.mkdtemp(prefix="tabletap-shots-")))
-if os.environ.get("TABLETAP_SCREENSHOTS") != "1":
+if not KEEP_SHOTS:
     atexit.register(shutil.rmtree, SHOTS, True)
 SCENARIO = ROOT / "scenarios" / "kingdomino" / "two-players.yaml"
 FACINGS = ["east", "south", "west", "north"]
