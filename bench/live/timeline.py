@@ -19,6 +19,7 @@ compare runs of this tool with each other.
 from __future__ import annotations
 
 import argparse
+import bisect
 import json
 import os
 import signal
@@ -68,8 +69,8 @@ def timelines(f: Figures, stamps: list[tuple[float, str]]) -> dict[bool, dict[st
     out: dict[bool, dict[str, list[float]]] = {True: {}, False: {}}
     starts = sorted(placed for _, placed, _ in f.taps)
     for first, placed, executed in f.taps:
-        following = [s for s in starts if s > placed]
-        until = following[0] if following else float("inf")
+        later = bisect.bisect_right(starts, placed)  # the next tap's start ends this one's AFTER
+        until = starts[later] if later < len(starts) else float("inf")
         seen: dict[str, float] = {}
         for t, step in stamps:
             end = until if step in AFTER else executed

@@ -41,7 +41,7 @@ def _written(data: bytes, name: str) -> Iterator[Path]:
     """`data` as the file `name` in a folder of its own, removed after the example: each example
     starts from an empty folder (a journal's replay may leave its record or a saved copy beside
     it), and a run of the suite leaves nothing in /tmp. Before, every `make test` left about
-    3,900 folders there (70,254 after a day of runs on the development machine)."""
+    3,900 folders there (70,254 had built up on the development machine)."""
     with tempfile.TemporaryDirectory(prefix="tabletap-fuzz-") as folder:
         path = Path(folder) / name
         path.write_bytes(data)
