@@ -16,7 +16,10 @@ the trials, as in `bench live`'s full run (the page is each side's own: rig.web 
 the same PYTHONPATH as the daemon). `--page`: the page runs and no phone watches it.
 `--rev-python CMD`: REV's daemon runs under another interpreter, e.g. the Python of the image's
 Debian in a chroot (docs/BENCHMARKS.md, "The kernel's share, the Pi's own Python, the
-collector"); with REV the tree's own HEAD the two sides differ by the interpreter alone. Each
+collector"); with REV the tree's own HEAD the two sides differ by the interpreter alone.
+`--rev-tree DIR`: REV's daemon runs from DIR, a tree made some other way (a copy of the tree
+with some modules compiled to C, say: docs/BENCHMARKS.md, "The loop, the reader and the link
+compiled to C"), and REV is only its label; no worktree is made. Each
 run also reports the kernel's share of the CPU per tap (`sys_ms_per_tap`, the system time in
 /proc).
 """
@@ -29,6 +32,7 @@ import os
 import statistics
 import subprocess
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 
 from bench.worktree import ROOT, worktree
@@ -108,9 +112,16 @@ def main(argv: list[str] | None = None) -> int:
                              "e.g. \"chroot /srv/trixie /opt/venv/bin/python\" for the Python "
                              "the image ships (docs/BENCHMARKS.md has the chroot); with REV the "
                              "tree's HEAD, the two sides differ by the interpreter alone")
+    parser.add_argument("--rev-tree", type=Path, default=None, metavar="DIR",
+                        help="run REV's side from this folder (a tree holding `tabletap/`, "
+                             "made some other way) instead of a worktree of commit REV; REV "
+                             "is then only the side's label")
     args = parser.parse_args(argv)
+    if args.rev_tree is not None and not (args.rev_tree / "tabletap").is_dir():
+        parser.error(f"--rev-tree: {args.rev_tree} holds no tabletap package")
     results: dict[str, list[dict[str, float]]] = {args.rev: [], "tree": []}
-    with worktree(args.rev) as rev_code:
+    rev_side = nullcontext(args.rev_tree) if args.rev_tree is not None else worktree(args.rev)
+    with rev_side as rev_code:
         for n in range(args.runs):
             sides = ((args.rev, rev_code, args.rev_python), ("tree", ROOT, ""))
             if args.together:

@@ -41,3 +41,31 @@ def test_the_option_reaches_the_revs_runs_and_not_the_trees(
     monkeypatch.setattr(compare.subprocess, "run", lambda *a, **k: None)  # no worktree
     compare.main(["HEAD", "--runs", "1", "--rev-python", "/opt/py"])
     assert calls == [("rev", "/opt/py"), (compare.ROOT.name, "")]
+
+
+def test_a_rev_tree_runs_rev_from_that_folder_and_makes_no_worktree(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """`--rev-tree DIR`: a tree made some other way (a copy compiled to C, say) is REV's side;
+    git is not asked for a worktree."""
+    (tmp_path / "tabletap").mkdir()
+    calls: list[Path] = []
+
+    def one_run(code: Path, trials: int, idle: float, page: str = "none",
+                python: str = "") -> dict[str, float]:
+        calls.append(code)
+        return {"cpu_ms_per_tap": 1.0}
+
+    def no_git(*_: Any, **__: Any) -> None:
+        raise AssertionError("a worktree was made")
+
+    monkeypatch.setattr(compare, "one_run", one_run)
+    monkeypatch.setattr(compare.subprocess, "run", no_git)
+    compare.main(["compiled", "--runs", "1", "--rev-tree", str(tmp_path)])
+    assert calls == [tmp_path, compare.ROOT]
+
+
+def test_a_rev_tree_without_tabletap_is_refused_by_name(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        compare.main(["compiled", "--rev-tree", str(tmp_path)])
+    assert f"{tmp_path} holds no tabletap package" in capsys.readouterr().err
