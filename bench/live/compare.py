@@ -119,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.rev_tree is not None and not (args.rev_tree / "tabletap").is_dir():
         parser.error(f"--rev-tree: {args.rev_tree} holds no tabletap package")
+    if args.rev_tree is not None:  # the runs start in the tree's folder, not in this one
+        args.rev_tree = args.rev_tree.resolve()
     results: dict[str, list[dict[str, float]]] = {args.rev: [], "tree": []}
     rev_side = nullcontext(args.rev_tree) if args.rev_tree is not None else worktree(args.rev)
     with rev_side as rev_code:

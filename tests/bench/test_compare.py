@@ -69,3 +69,21 @@ def test_a_rev_tree_without_tabletap_is_refused_by_name(
     with pytest.raises(SystemExit):
         compare.main(["compiled", "--rev-tree", str(tmp_path)])
     assert f"{tmp_path} holds no tabletap package" in capsys.readouterr().err
+
+
+def test_a_relative_rev_tree_is_the_one_beside_the_caller(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The runs start in the bench's own folder (compare.ROOT), so a relative DIR must be
+    resolved where it was typed, or REV's daemon would silently be some other code."""
+    (tmp_path / "built" / "tabletap").mkdir(parents=True)
+    calls: list[Path] = []
+
+    def one_run(code: Path, trials: int, idle: float, page: str = "none",
+                python: str = "") -> dict[str, float]:
+        calls.append(code)
+        return {"cpu_ms_per_tap": 1.0}
+
+    monkeypatch.setattr(compare, "one_run", one_run)
+    monkeypatch.chdir(tmp_path)
+    compare.main(["compiled", "--runs", "1", "--rev-tree", "built"])
+    assert calls[0] == tmp_path / "built"
