@@ -117,10 +117,10 @@ def main(argv: list[str] | None = None) -> int:
                              "made some other way) instead of a worktree of commit REV; REV "
                              "is then only the side's label")
     args = parser.parse_args(argv)
-    if args.rev_tree is not None and not (args.rev_tree / "tabletap").is_dir():
-        parser.error(f"--rev-tree: {args.rev_tree} holds no tabletap package")
-    if args.rev_tree is not None:  # the runs start in the tree's folder, not in this one
-        args.rev_tree = args.rev_tree.resolve()
+    if args.rev_tree is not None:
+        if not (args.rev_tree / "tabletap").is_dir():
+            parser.error(f"--rev-tree: {args.rev_tree} holds no tabletap package")
+        args.rev_tree = args.rev_tree.resolve()  # the runs start in ROOT, not where it was typed
     results: dict[str, list[dict[str, float]]] = {args.rev: [], "tree": []}
     rev_side = nullcontext(args.rev_tree) if args.rev_tree is not None else worktree(args.rev)
     with rev_side as rev_code:

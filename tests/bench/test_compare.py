@@ -16,6 +16,19 @@ class _Started:
         self.argv, self.env = argv, env
 
 
+def _recorded_runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Path, str]]:
+    """`compare.one_run` replaced by a recorder: each run's code folder and interpreter."""
+    calls: list[tuple[Path, str]] = []
+
+    def one_run(code: Path, trials: int, idle: float, page: str = "none",
+                python: str = "") -> dict[str, float]:
+        calls.append((code, python))
+        return {"cpu_ms_per_tap": 1.0}
+
+    monkeypatch.setattr(compare, "one_run", one_run)
+    return calls
+
+
 def test_only_the_side_given_an_interpreter_runs_its_daemon_with_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(compare.subprocess, "Popen", _Started)
@@ -30,17 +43,11 @@ def test_only_the_side_given_an_interpreter_runs_its_daemon_with_it(
 
 def test_the_option_reaches_the_revs_runs_and_not_the_trees(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[str, str]] = []
-
-    def one_run(code: Path, trials: int, idle: float, page: str = "none",
-                python: str = "") -> dict[str, float]:
-        calls.append((code.name, python))
-        return {"cpu_ms_per_tap": 1.0}
-
-    monkeypatch.setattr(compare, "one_run", one_run)
+    calls = _recorded_runs(monkeypatch)
     monkeypatch.setattr(compare.subprocess, "run", lambda *a, **k: None)  # no worktree
     compare.main(["HEAD", "--runs", "1", "--rev-python", "/opt/py"])
-    assert calls == [("rev", "/opt/py"), (compare.ROOT.name, "")]
+    assert [(code.name, python) for code, python in calls] == [
+        ("rev", "/opt/py"), (compare.ROOT.name, "")]
 
 
 def test_a_rev_tree_runs_rev_from_that_folder_and_makes_no_worktree(
@@ -48,20 +55,14 @@ def test_a_rev_tree_runs_rev_from_that_folder_and_makes_no_worktree(
     """`--rev-tree DIR`: a tree made some other way (a copy compiled to C, say) is REV's side;
     git is not asked for a worktree."""
     (tmp_path / "tabletap").mkdir()
-    calls: list[Path] = []
-
-    def one_run(code: Path, trials: int, idle: float, page: str = "none",
-                python: str = "") -> dict[str, float]:
-        calls.append(code)
-        return {"cpu_ms_per_tap": 1.0}
+    calls = _recorded_runs(monkeypatch)
 
     def no_git(*_: Any, **__: Any) -> None:
         raise AssertionError("a worktree was made")
 
-    monkeypatch.setattr(compare, "one_run", one_run)
     monkeypatch.setattr(compare.subprocess, "run", no_git)
     compare.main(["compiled", "--runs", "1", "--rev-tree", str(tmp_path)])
-    assert calls == [tmp_path, compare.ROOT]
+    assert [code for code, _ in calls] == [tmp_path, compare.ROOT]
 
 
 def test_a_rev_tree_without_tabletap_is_refused_by_name(
@@ -76,14 +77,7 @@ def test_a_relative_rev_tree_is_the_one_beside_the_caller(
     """The runs start in the bench's own folder (compare.ROOT), so a relative DIR must be
     resolved where it was typed, or REV's daemon would silently be some other code."""
     (tmp_path / "built" / "tabletap").mkdir(parents=True)
-    calls: list[Path] = []
-
-    def one_run(code: Path, trials: int, idle: float, page: str = "none",
-                python: str = "") -> dict[str, float]:
-        calls.append(code)
-        return {"cpu_ms_per_tap": 1.0}
-
-    monkeypatch.setattr(compare, "one_run", one_run)
+    calls = _recorded_runs(monkeypatch)
     monkeypatch.chdir(tmp_path)
     compare.main(["compiled", "--runs", "1", "--rev-tree", "built"])
-    assert calls[0] == tmp_path / "built"
+    assert calls[0][0] == tmp_path / "built"
