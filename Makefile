@@ -143,8 +143,9 @@ $(VALGRIND_STAMP): $(STAMP)
 	fi
 
 # espeak-ng for the voice's figure (bench voice), chromium for the page's, valgrind for the start's
-# instructions: each installed as root when missing, as `make test` does.
-bench: $(STAMP) $(VOICE_STAMP) $(CHROMIUM_STAMP) $(VALGRIND_STAMP)
+# instructions, MicroPython on Node.js for the Pico's framing (bench serial): each installed as
+# root when missing, as `make test` does.
+bench: $(STAMP) $(VOICE_STAMP) $(CHROMIUM_STAMP) $(VALGRIND_STAMP) $(NPM_STAMP)
 	$(BIN)/python -m bench
 
 # SIGKILL real `tabletap run --sim` daemons at random moments, with reader, Pico-line and

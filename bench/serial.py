@@ -1,14 +1,23 @@
-"""The Pico link over a pseudo-terminal: command round trips and key-to-servo latency.
+"""The Pico link over a pseudo-terminal: command round trips and key-to-servo latency; and the
+Pico's own framing under real MicroPython.
 
-Both run the firmware's own code in the simulated board and real pyserial on the host, so they
-measure this code's overhead (framing, CRC, threads, the pty), not USB's.
+The first two run the firmware's own code in the simulated board and real pyserial on the host,
+so they measure this code's overhead (framing, CRC, threads, the pty), not USB's. The simulated
+board runs the firmware under CPython, so they cannot show what the framing costs the Pico's
+interpreter: the third runs the firmware's protocol.py under MicroPython 1.27 (its WebAssembly
+port, on Node.js; bench/pico_framing.mjs) and times a command's decoding and its ack's encoding.
+That is MicroPython's own speed on this machine, not an RP2040's.
 """
 
 from __future__ import annotations
 
+import json
+import shutil
 import statistics
+import subprocess
 import tempfile
 import time
+from pathlib import Path
 
 from bench.demo import demo_game
 from tabletap.controller.games.base import PiecePlaced
@@ -83,10 +92,36 @@ def key_to_servo() -> list[float]:
             outputs.close()
 
 
-def run() -> list[tuple[str, float, str]]:
+FRAMING_SCRIPT = Path(__file__).with_name("pico_framing.mjs")
+MICROPYTHON = Path(__file__).resolve().parent.parent / "node_modules" / "@micropython"
+
+
+def pico_framing(protocol_py: Path | None = None) -> dict[str, float] | None:
+    """Microseconds the firmware's framing takes under MicroPython (pico_framing.mjs); None,
+    with the reason printed, where Node.js or the npm package is missing (`make bench` installs
+    both, as `make test` does)."""
+    if shutil.which("node") is None or not MICROPYTHON.is_dir():
+        print("  Node.js or MicroPython's npm package is missing (make bench installs them): "
+              "the Pico's framing is not measured")
+        return None
+    argv = ["node", str(FRAMING_SCRIPT), *([str(protocol_py)] if protocol_py else [])]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=300, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def run() -> list[tuple]:
     clean = round_trips(0.0)
     noisy = round_trips(0.01)
     keys = key_to_servo()
+    framing = pico_framing()
+    pico = [] if framing is None else [
+        ("Pico, MicroPython (wasm): a lights command decoded",
+         framing["feed_lights_us"], "us", "pico_feed_lights_us_micropython"),
+        ("Pico, MicroPython (wasm): a latch command decoded",
+         framing["feed_latch_us"], "us", "pico_feed_latch_us_micropython"),
+        ("Pico, MicroPython (wasm): its ack encoded", framing["encode_ack_us"], "us",
+         "pico_encode_ack_us_micropython"),
+    ]
     return [
         ("command round trip host->board->ack, median", statistics.median(clean), "ms"),
         ("command round trip host->board->ack, p99", _percentile(clean, 0.99), "ms"),
@@ -96,4 +131,4 @@ def run() -> list[tuple[str, float, str]]:
          statistics.median(keys), "ms"),
         ("true key at the session -> first servo PWM change, p99",
          _percentile(keys, 0.99), "ms"),
-    ]
+    ] + pico

@@ -44,9 +44,12 @@ class UsbSerial:
         self.poller.register(sys.stdin, select.POLLIN)
 
     def read(self, timeout_ms):
-        data = b""
+        """What has arrived, up to 256 bytes, waiting up to timeout_ms for the first. A byte at a
+        time, since stdin's read(n) blocks until it has n; into one bytearray, not a new bytes
+        object for each byte as `+=` made."""
+        data = bytearray()
         while self.poller.poll(0 if data else timeout_ms) and len(data) < 256:
-            data += self.stdin.read(1)
+            data.extend(self.stdin.read(1))
         return data
 
     def write(self, data):

@@ -56,9 +56,10 @@ def encode(kind, seq, body=None):
     payload = text.encode()
     if len(payload) > MAX_PAYLOAD:
         raise ValueError("frame too long")
-    for b in payload:
-        if b < 0x20 or b > 0x7E or b == START or b == SEP:
-            raise ValueError("frame payload must be printable ASCII without $ or *")
+    # min, max and `in` run in C on both ends: a loop over the bytes in Python cost the Pico
+    # about a third of every frame it sent (docs/BENCHMARKS.md, "The Pico's own framing")
+    if min(payload) < 0x20 or max(payload) > 0x7E or b"$" in payload or b"*" in payload:
+        raise ValueError("frame payload must be printable ASCII without $ or *")
     return b"$" + payload + b"*" + ("%08x" % crc32(payload)).encode() + b"\n"
 
 
@@ -87,6 +88,11 @@ class Decoder:
     """Turns a byte stream into frames, skipping noise; counts what it had to throw away.
 
     A "$" always starts a new frame, so a lost newline costs one frame, not the stream.
+
+    It takes the bytes between the markers a run at a time (`bytes.find` and a slice, in C), not
+    one by one: on the Pico a Python loop per byte was most of what a command cost the firmware
+    before it acted (docs/BENCHMARKS.md, "The Pico's own framing"). What it returns and counts
+    is the byte-by-byte reading's exactly (tests/firmware/test_protocol.py compares the two).
     """
 
     def __init__(self):
@@ -96,28 +102,55 @@ class Decoder:
         self.good = 0
 
     def feed(self, data):
+        if not isinstance(data, bytes):
+            data = bytes(data)  # a bytearray: `find` is not in every MicroPython build's
         frames = []
-        for b in data:
-            if b == START:
-                if self.inside and self.buf:
-                    self.bad += 1
+        limit = MAX_PAYLOAD + 9  # the longest line between "$" and "\n" that can be a frame
+        n = len(data)
+        i = 0
+        while i < n:
+            start = data.find(b"$", i)
+            if not self.inside:  # noise until the next "$"
+                if start < 0:
+                    break
                 self.buf = bytearray()
                 self.inside = True
-            elif not self.inside:
+                i = start + 1
                 continue
-            elif b == END:
-                self.inside = False
-                frame = parse(bytes(self.buf))
-                self.buf = bytearray()
-                if frame is None:
-                    self.bad += 1
-                else:
-                    self.good += 1
-                    frames.append(frame)
-            elif len(self.buf) >= MAX_PAYLOAD + 9:
+            end = data.find(b"\n", i)
+            stop = n  # the plain bytes run to the first marker, or to the data's end
+            if 0 <= start < stop:
+                stop = start
+            if 0 <= end < stop:
+                stop = end
+            if stop - i > limit - len(self.buf):
+                # longer than any frame: dropped, and what follows skipped until the next "$"
                 self.inside = False
                 self.buf = bytearray()
                 self.bad += 1
+                i = stop
+                continue
+            if stop == n:
+                self.buf.extend(data[i:])
+                break
+            if stop == start:  # a new frame begins: the one inside was cut short
+                if self.buf or stop > i:
+                    self.bad += 1
+                self.buf = bytearray()
+                i = stop + 1
+                continue
+            if self.buf:
+                self.buf.extend(data[i:stop])
+                payload = bytes(self.buf)
+                self.buf = bytearray()
+            else:  # the whole line in this data: no copy into the buffer
+                payload = data[i:stop]
+            self.inside = False
+            i = stop + 1
+            frame = parse(payload)
+            if frame is None:
+                self.bad += 1
             else:
-                self.buf.append(b)
+                self.good += 1
+                frames.append(frame)
         return frames

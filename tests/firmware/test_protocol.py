@@ -84,3 +84,85 @@ def test_an_overlong_line_is_dropped_and_the_stream_recovers() -> None:
     assert dec.feed(b"$" + b"a" * 2000 + b"\n" + protocol.encode("ping", 3, {})) == [
         ("ping", 3, {})]
     assert dec.bad == 1
+
+
+class _ByteByByte:
+    """The decoder as it was until 2026-12-07, a byte at a time: the reference the run-at-a-time
+    decoder must agree with, frame for frame and count for count."""
+
+    def __init__(self) -> None:
+        self.buf = bytearray()
+        self.inside = False
+        self.bad = 0
+        self.good = 0
+
+    def feed(self, data: bytes) -> list:
+        frames = []
+        for b in data:
+            if b == protocol.START:
+                if self.inside and self.buf:
+                    self.bad += 1
+                self.buf = bytearray()
+                self.inside = True
+            elif not self.inside:
+                continue
+            elif b == protocol.END:
+                self.inside = False
+                frame = protocol.parse(bytes(self.buf))
+                self.buf = bytearray()
+                if frame is None:
+                    self.bad += 1
+                else:
+                    self.good += 1
+                    frames.append(frame)
+            elif len(self.buf) >= protocol.MAX_PAYLOAD + 9:
+                self.inside = False
+                self.buf = bytearray()
+                self.bad += 1
+            else:
+                self.buf.append(b)
+        return frames
+
+
+LIMIT = protocol.MAX_PAYLOAD + 9  # the longest line that can still be a frame
+pieces = st.one_of(
+    frames.map(lambda f: protocol.encode(*f)),
+    frames.map(lambda f: protocol.encode(*f)[:-1]),  # its newline lost
+    st.sampled_from([b"$", b"\n", b"$\n", b"\n$", b"*"]),
+    st.binary(max_size=12),
+    st.integers(LIMIT - 3, LIMIT + 3).map(lambda n: b"$" + b"a" * n),  # at the length's edge
+    st.integers(LIMIT - 12, LIMIT + 3).map(lambda n: b"x" * n),
+)
+
+
+@given(st.lists(pieces, max_size=12), st.lists(st.integers(1, 700), max_size=12),
+       st.sampled_from([bytes, bytearray]))
+@settings(max_examples=400)
+def test_the_decoder_agrees_with_a_byte_at_a_time_reading(parts: list, cuts: list,
+                                                          kind: type) -> None:
+    """Any stream, cut into any chunks: the same frames, the same counts and the same state at
+    the end as the byte-by-byte decoder (the run-at-a-time one only reads faster)."""
+    stream = b"".join(parts)
+    fast, slow = protocol.Decoder(), _ByteByByte()
+    got: list = []
+    want: list = []
+    at = 0
+    for size in [*cuts, len(stream)]:
+        chunk = stream[at:at + size]
+        at += size
+        got += fast.feed(kind(chunk))
+        want += slow.feed(chunk)
+    assert got == want
+    assert (fast.bad, fast.good, fast.inside, bytes(fast.buf)) == (
+        slow.bad, slow.good, slow.inside, bytes(slow.buf))
+
+
+@pytest.mark.parametrize("length", [LIMIT - 1, LIMIT, LIMIT + 1])
+def test_a_line_at_the_length_limit_is_counted_once(length: int) -> None:
+    """A line of exactly the longest length is parsed (and refused as a frame: it is noise);
+    one byte longer is dropped as it grows; either way one bad frame, and the next one comes."""
+    dec = protocol.Decoder()
+    line = b"$" + b"a" * length + b"\n"
+    assert dec.feed(line[:100]) == []
+    assert dec.feed(line[100:] + protocol.encode("ping", 4, {})) == [("ping", 4, {})]
+    assert (dec.bad, dec.good) == (1, 1)

@@ -37,6 +37,11 @@ def t_protocol():
         stream += frame
     frames = dec.feed(stream)
     check("round trip", [(k, s, b) for k, s, b in frames] == SAMPLES)
+    chunked = protocol.Decoder()
+    got = []
+    for i in range(0, len(stream), 7):  # as USB hands it over: in pieces, as a bytearray
+        got += chunked.feed(bytearray(stream[i:i + 7]))
+    check("round trip in pieces", got == frames and chunked.bad == dec.bad)
     bad = bytearray(protocol.encode("cmd", 9, {"op": "latch", "open": False}))
     bad[12] ^= 0x04
     check("flipped bit refused", protocol.Decoder().feed(bytes(bad)) == [])
