@@ -93,7 +93,8 @@ def key_to_servo() -> list[float]:
 
 
 FRAMING_SCRIPT = Path(__file__).with_name("pico_framing.mjs")
-MICROPYTHON = Path(__file__).resolve().parent.parent / "node_modules" / "@micropython"
+MICROPYTHON = (Path(__file__).resolve().parent.parent / "node_modules" / "@micropython"
+               / "micropython-webassembly-pyscript")  # the package the script imports
 
 
 def pico_framing(protocol_py: Path | None = None) -> dict[str, float] | None:

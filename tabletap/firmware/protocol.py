@@ -15,9 +15,9 @@ except ImportError:  # a MicroPython build without binascii.crc32
     _lib_crc32 = None
 
 VERSION = 1  # bump on any change the other end must know about
-START = 0x24  # "$"
-SEP = 0x2A  # "*"
-END = 0x0A  # "\n"
+START = b"$"  # the markers as bytes: `find`, `in` and `+` take them as they are on both ends
+SEP = b"*"
+END = b"\n"
 MAX_PAYLOAD = 480  # longer frames are noise: a cfg command is about 250 bytes
 
 _TABLE = None
@@ -58,14 +58,14 @@ def encode(kind, seq, body=None):
         raise ValueError("frame too long")
     # min, max and `in` run in C: under MicroPython an ack is encoded in 11.3 us this way, 13.0
     # with a loop over its bytes (docs/BENCHMARKS.md, "The Pico's own framing")
-    if min(payload) < 0x20 or max(payload) > 0x7E or b"$" in payload or b"*" in payload:
+    if min(payload) < 0x20 or max(payload) > 0x7E or START in payload or SEP in payload:
         raise ValueError("frame payload must be printable ASCII without $ or *")
-    return b"$" + payload + b"*" + ("%08x" % crc32(payload)).encode() + b"\n"
+    return START + payload + SEP + ("%08x" % crc32(payload)).encode() + END
 
 
 def parse(payload):
     """(kind, seq, body) from the bytes between "$" and "\\n", or None if they are not a frame."""
-    star = payload.rfind(b"*")
+    star = payload.rfind(SEP)
     if star < 0 or len(payload) - star - 1 != 8:
         return None
     data = payload[:star]
@@ -109,7 +109,7 @@ class Decoder:
         n = len(data)
         i = 0
         while i < n:
-            start = data.find(b"$", i)
+            start = data.find(START, i)
             if not self.inside:  # noise until the next "$"
                 if start < 0:
                     break
@@ -117,7 +117,7 @@ class Decoder:
                 self.inside = True
                 i = start + 1
                 continue
-            end = data.find(b"\n", i)
+            end = data.find(END, i)
             stop = n  # the plain bytes run to the first marker, or to the data's end
             if 0 <= start < stop:
                 stop = start

@@ -6,7 +6,6 @@ where `make test` sets TABLETAP_REQUIRE_MICROPYTHON=1.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -14,17 +13,16 @@ from pathlib import Path
 import pytest
 
 from bench import serial as bench_serial
+from tests.firmware.test_micropython import _need
 
-REQUIRED = os.environ.get("TABLETAP_REQUIRE_MICROPYTHON") == "1"
 PROTOCOL = Path(bench_serial.__file__).resolve().parent.parent / "tabletap/firmware/protocol.py"
 
 
 @pytest.fixture(autouse=True)
 def _micropython() -> None:
-    if shutil.which("node") is None or not bench_serial.MICROPYTHON.is_dir():
-        if REQUIRED:
-            pytest.fail("Node.js or MicroPython's npm package is missing")
-        pytest.skip("Node.js or MicroPython's npm package is missing (npm ci)")
+    _need(shutil.which("node") is not None, "node is not installed")
+    _need(bench_serial.MICROPYTHON.is_dir(),
+          "run `npm ci` (make test does) to install MicroPython for Node")
 
 
 def test_the_firmware_framing_is_timed_under_micropython() -> None:

@@ -99,14 +99,14 @@ class _ByteByByte:
     def feed(self, data: bytes) -> list:
         frames = []
         for b in data:
-            if b == protocol.START:
+            if b == protocol.START[0]:
                 if self.inside and self.buf:
                     self.bad += 1
                 self.buf = bytearray()
                 self.inside = True
             elif not self.inside:
                 continue
-            elif b == protocol.END:
+            elif b == protocol.END[0]:
                 self.inside = False
                 frame = protocol.parse(bytes(self.buf))
                 self.buf = bytearray()
