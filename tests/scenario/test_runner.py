@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -48,3 +49,18 @@ def test_several_files_report_the_worst_outcome(capsys):
     demo = ROOT / "scenarios" / "magic-keys" / "demo-three-players.yaml"
     assert main(["sim", "run", str(demo), str(BAD / "breaks-a-rule.yaml")]) == 1
     assert "scenarios: 1 passed, 1 failed" in capsys.readouterr().out
+
+
+def test_the_command_puts_the_level_of_tabletap_s_loggers_back(capsys):
+    """Run in-process, the command quiets `tabletap` while it runs and puts its level back: left
+    at CRITICAL, it took the records of every later test in the same process
+    (tests/release/test_journal_fields.py failed after any test here, found when `make test`
+    first dealt the files out to two workers)."""
+    ours = logging.getLogger("tabletap")
+    ours.setLevel(logging.DEBUG)
+    try:
+        assert main(["sim", "run", str(BAD / "breaks-a-rule.yaml")]) == 1
+        assert ours.level == logging.DEBUG
+    finally:
+        ours.setLevel(logging.NOTSET)
+    capsys.readouterr()

@@ -26,14 +26,25 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run_files(args: argparse.Namespace) -> int:
+    # Rejections are the point of many scenarios: log them only when asked. The level is put
+    # back after: the tests run the command in-process, where a level left at CRITICAL took
+    # every later test's `tabletap.*` records (tests/scenario/test_runner.py).
+    ours = logging.getLogger("tabletap")
+    before = ours.level
+    ours.setLevel(logging.INFO if args.verbose else logging.CRITICAL)
+    try:
+        return _run_each(args)
+    finally:
+        ours.setLevel(before)
+
+
+def _run_each(args: argparse.Namespace) -> int:
     # Imported here: `tabletap --help` loads this module to list the command.
     from tabletap.controller.loading.source import SourceError
     from tabletap.controller.state.journal import JournalError
     from tabletap.sim.scenario.model import load
     from tabletap.sim.scenario.runner import ScenarioRun
 
-    # Rejections are the point of many scenarios: log them only when asked.
-    logging.getLogger("tabletap").setLevel(logging.INFO if args.verbose else logging.CRITICAL)
     worst = 0
     passed = failed = malformed = 0
     for path in args.files:
