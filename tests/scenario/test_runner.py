@@ -57,10 +57,11 @@ def test_the_command_puts_the_level_of_tabletap_s_loggers_back(capsys):
     (tests/release/test_journal_fields.py failed after any test here, found when `make test`
     first dealt the files out to two workers)."""
     ours = logging.getLogger("tabletap")
+    before = ours.level
     ours.setLevel(logging.DEBUG)
     try:
         assert main(["sim", "run", str(BAD / "breaks-a-rule.yaml")]) == 1
         assert ours.level == logging.DEBUG
     finally:
-        ours.setLevel(logging.NOTSET)
+        ours.setLevel(before)
     capsys.readouterr()
